@@ -1,0 +1,226 @@
+"""The schema, as typed SQLAlchemy models.
+
+Alembic revisions in `migrations/versions` are what create and change the schema; these
+models must match them (a test compares the two). Glossary: a *puzzle* is a distinct
+81-character grid; a *collection* is one imported file; a *line* is the 1-based line of a
+record in that file; a *batch* is the unit of work sent to a worker.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import (
+    JSON,
+    BigInteger,
+    Boolean,
+    CheckConstraint,
+    DateTime,
+    Float,
+    ForeignKey,
+    Index,
+    Integer,
+    MetaData,
+    SmallInteger,
+    String,
+    Text,
+    func,
+)
+from sqlalchemy.dialects.postgresql import JSONB
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
+
+NAMING_CONVENTION = {
+    "ix": "ix_%(table_name)s_%(column_0_N_name)s",
+    "uq": "uq_%(table_name)s_%(column_0_N_name)s",
+    "ck": "ck_%(table_name)s_%(constraint_name)s",
+    "fk": "fk_%(table_name)s_%(column_0_name)s_%(referred_table_name)s",
+    "pk": "pk_%(table_name)s",
+}
+
+RESULT_STATUSES = ("solved", "multiple", "unsolvable", "invalid", "gave_up")
+BATCH_STATUSES = ("pending", "done", "failed")
+DIFFICULTY_LABELS = ("easy", "medium", "hard", "diabolical", "extreme")
+
+# SQLite only auto-increments a column declared exactly INTEGER PRIMARY KEY.
+Id = BigInteger().with_variant(Integer(), "sqlite")
+Json = JSON().with_variant(JSONB(), "postgresql")
+Timestamp = DateTime(timezone=True)
+
+
+def _in(column: str, values: tuple[str, ...]) -> str:
+    return f"{column} IN ({', '.join(repr(v) for v in values)})"
+
+
+class Base(DeclarativeBase):
+    metadata = MetaData(naming_convention=NAMING_CONVENTION)
+
+
+def _counter(comment: str) -> Mapped[int]:
+    return mapped_column(Integer, nullable=False, default=0, server_default="0", comment=comment)
+
+
+class Puzzle(Base):
+    __tablename__ = "puzzles"
+    __table_args__ = ({"comment": "Every distinct puzzle ever imported, whatever its collection."},)
+
+    id: Mapped[int] = mapped_column(Id, primary_key=True)
+    givens: Mapped[str] = mapped_column(
+        String(81),
+        unique=True,
+        comment="The grid row by row, 81 characters: digits 1-9 for givens, '.' for empty cells.",
+    )
+    givens_count: Mapped[int] = mapped_column(SmallInteger, comment="Number of given digits.")
+    first_seen: Mapped[datetime] = mapped_column(
+        Timestamp, server_default=func.now(), comment="When the puzzle was first imported."
+    )
+
+
+class Collection(Base):
+    __tablename__ = "collections"
+    __table_args__ = (
+        {
+            "comment": "One imported puzzle file, with its import counters and solving "
+            "progress. lines_read = accepted + duplicates + rejected."
+        },
+    )
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    name: Mapped[str] = mapped_column(String(200), unique=True, comment="Name given at import.")
+    source_file: Mapped[str] = mapped_column(Text, comment="Path of the file imported.")
+    content_hash: Mapped[str] = mapped_column(
+        String(64),
+        comment="sha256 (hex) of the file's bytes: re-importing another file under "
+        "the same name is refused.",
+    )
+    imported_at: Mapped[datetime] = mapped_column(Timestamp, server_default=func.now())
+    lines_read: Mapped[int] = _counter("Records read so far (accepted + duplicates + rejected).")
+    accepted: Mapped[int] = _counter("Lines holding a puzzle not seen earlier in this file.")
+    duplicates: Mapped[int] = _counter("Lines repeating a puzzle of an earlier line of the file.")
+    rejected: Mapped[int] = _counter("Lines that are not a valid puzzle (see rejected_lines).")
+    total: Mapped[int] = _counter("Distinct puzzles to solve (= accepted).")
+    done: Mapped[int] = _counter("Distinct puzzles of this collection that have a result.")
+    failed: Mapped[int] = _counter("Distinct puzzles of this collection in failed batches.")
+
+
+class Batch(Base):
+    __tablename__ = "batches"
+    __table_args__ = (
+        CheckConstraint(_in("status", BATCH_STATUSES), name="status"),
+        Index(None, "collection_id", "status"),
+        {
+            "comment": "The unit of work: a group of distinct puzzles of one collection sent to a "
+            "worker as one message."
+        },
+    )
+
+    id: Mapped[int] = mapped_column(Id, primary_key=True)
+    collection_id: Mapped[int] = mapped_column(ForeignKey("collections.id", ondelete="CASCADE"))
+    size: Mapped[int] = mapped_column(Integer, comment="Number of puzzles in the batch.")
+    status: Mapped[str] = mapped_column(
+        String(16),
+        default="pending",
+        server_default="pending",
+        comment="pending, then done (results written) or failed (see error).",
+    )
+    attempts: Mapped[int] = _counter("Times a worker finished (done) or gave up on it (failed).")
+    error: Mapped[str | None] = mapped_column(Text, comment="Why the batch failed.")
+    created_at: Mapped[datetime] = mapped_column(Timestamp, server_default=func.now())
+    queued_at: Mapped[datetime | None] = mapped_column(
+        Timestamp,
+        comment="When the producer last sent it to the queue (NULL: never sent, e.g. the import "
+        "was stopped first).",
+    )
+    finished_at: Mapped[datetime | None] = mapped_column(Timestamp)
+
+
+class CollectionPuzzle(Base):
+    __tablename__ = "collection_puzzles"
+    __table_args__ = (
+        Index(None, "collection_id", "puzzle_id"),
+        {"comment": "Which puzzle each accepted line of a collection holds."},
+    )
+
+    collection_id: Mapped[int] = mapped_column(
+        ForeignKey("collections.id", ondelete="CASCADE"), primary_key=True
+    )
+    line: Mapped[int] = mapped_column(
+        Integer, primary_key=True, comment="1-based line of the record in the file."
+    )
+    puzzle_id: Mapped[int] = mapped_column(ForeignKey("puzzles.id"), index=True)
+    batch_id: Mapped[int | None] = mapped_column(
+        ForeignKey("batches.id", ondelete="SET NULL"),
+        index=True,
+        comment="Batch that solves it; NULL for a duplicate line or a puzzle solved before.",
+    )
+    is_duplicate: Mapped[bool] = mapped_column(
+        Boolean, comment="True when an earlier line of the same collection holds the same puzzle."
+    )
+
+
+class RejectedLine(Base):
+    __tablename__ = "rejected_lines"
+    __table_args__ = ({"comment": "Lines of a collection that are not a valid puzzle, and why."},)
+
+    collection_id: Mapped[int] = mapped_column(
+        ForeignKey("collections.id", ondelete="CASCADE"), primary_key=True
+    )
+    line: Mapped[int] = mapped_column(
+        Integer, primary_key=True, comment="1-based line of the record in the file."
+    )
+    column: Mapped[int | None] = mapped_column(
+        Integer, comment="1-based column of the first offending character, when known."
+    )
+    raw_text: Mapped[str] = mapped_column(
+        Text, comment="The line as read, cut to 200 characters, NUL bytes written as \\x00."
+    )
+    reason: Mapped[str] = mapped_column(Text, comment="What is wrong with the line.")
+
+
+class Result(Base):
+    __tablename__ = "results"
+    __table_args__ = (
+        CheckConstraint(_in("status", RESULT_STATUSES), name="status"),
+        {"comment": "The solver's verdict and difficulty metrics, one row per distinct puzzle."},
+    )
+
+    puzzle_id: Mapped[int] = mapped_column(ForeignKey("puzzles.id"), primary_key=True)
+    status: Mapped[str] = mapped_column(
+        String(16), index=True, comment="solved, multiple, unsolvable, invalid or gave_up."
+    )
+    solution: Mapped[str | None] = mapped_column(
+        String(81), comment="81 digits, checked valid; NULL unless status is solved."
+    )
+    reason: Mapped[str | None] = mapped_column(
+        Text, comment="Why the puzzle is invalid or unsolvable."
+    )
+    solved_by_elimination: Mapped[bool | None] = mapped_column(
+        Boolean, index=True, comment="True when logical techniques alone solved it, no guessing."
+    )
+    hardest_technique: Mapped[str | None] = mapped_column(
+        String(32), comment="Hardest technique of the ladder that fired (e.g. x_wing)."
+    )
+    technique_counts: Mapped[dict[str, Any] | None] = mapped_column(
+        Json, comment="JSON object: technique name -> times it fired."
+    )
+    recursion_depth: Mapped[int | None] = mapped_column(
+        Integer, index=True, comment="Deepest level of search (guess) needed; 0 = no guessing."
+    )
+    guesses: Mapped[int | None] = mapped_column(Integer, comment="Guesses made by the search.")
+    backtracks: Mapped[int | None] = mapped_column(
+        Integer, comment="Guesses the search had to undo."
+    )
+    nodes: Mapped[int | None] = mapped_column(Integer, comment="Search nodes visited.")
+    difficulty: Mapped[str | None] = mapped_column(
+        String(16), index=True, comment="Label: easy, medium, hard, diabolical or extreme."
+    )
+    difficulty_score: Mapped[float | None] = mapped_column(
+        Float, index=True, comment="Numeric difficulty the label is cut from; higher is harder."
+    )
+    solver_version: Mapped[str] = mapped_column(String(32), comment="solver.SOLVER_VERSION.")
+    solve_ms: Mapped[float | None] = mapped_column(Float, comment="Solver wall time, ms.")
+    worker_host: Mapped[str | None] = mapped_column(String(255), comment="Host that solved it.")
+    solved_at: Mapped[datetime] = mapped_column(Timestamp, comment="When the result was made.")
+
+
+RESULT_COLUMNS: tuple[str, ...] = tuple(c.name for c in Result.__table__.columns)

@@ -1,0 +1,1 @@
+"""Alembic revisions: the only way the schema is created or changed (see db.migrate)."""

@@ -1,0 +1,77 @@
+"""Alembic environment: the URL comes from settings unless our code passed one in."""
+
+from __future__ import annotations
+
+import logging
+from logging.config import fileConfig
+from typing import Any
+
+from alembic import context
+from sqlalchemy import Connection
+from sqlalchemy.pool import NullPool
+
+from db.engine import make_engine, normalize_url
+from db.models import Base
+from db.views import VIEW_NAME
+from settings import get_settings, mask_url
+
+config = context.config
+log = logging.getLogger("alembic.env")
+
+if config.config_file_name is not None and not config.attributes:
+    fileConfig(config.config_file_name, disable_existing_loggers=False)
+
+
+def include_object(
+    obj: object, name: str | None, type_: str, reflected: bool, other: object
+) -> bool:
+    """Leave the view (made by hand in a revision) out of autogenerate."""
+    return not (type_ == "table" and name == VIEW_NAME)
+
+
+def database_url() -> str:
+    url = config.attributes.get("url") or config.get_main_option("sqlalchemy.url")
+    return normalize_url(url or get_settings().database_url)
+
+
+def configure(**kwargs: Any) -> None:
+    context.configure(
+        target_metadata=Base.metadata,
+        compare_type=True,
+        include_object=include_object,
+        **kwargs,
+    )
+
+
+def run_offline() -> None:
+    url = database_url()
+    configure(url=url, literal_binds=True, render_as_batch=url.startswith("sqlite"))
+    with context.begin_transaction():
+        context.run_migrations()
+
+
+def run_on(connection: Connection) -> None:
+    configure(connection=connection, render_as_batch=connection.dialect.name == "sqlite")
+    with context.begin_transaction():
+        context.run_migrations()
+
+
+def run_online() -> None:
+    connection = config.attributes.get("connection")
+    if connection is not None:
+        run_on(connection)
+        return
+    url = database_url()
+    log.info("migrating %s", mask_url(url))
+    engine = make_engine(url, poolclass=NullPool)
+    try:
+        with engine.connect() as connection:
+            run_on(connection)
+    finally:
+        engine.dispose()
+
+
+if context.is_offline_mode():
+    run_offline()
+else:
+    run_online()

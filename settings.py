@@ -1,0 +1,96 @@
+"""Every setting of sudoku-batch, read once from the environment.
+
+The Celery app, the database layer, Alembic and the CLI all read this module; no URL
+or tunable is hard-coded anywhere else. Passwords never leave this module unmasked:
+print or log `mask_url(url)`, never the URL itself.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from urllib.parse import urlsplit, urlunsplit
+
+DEFAULT_DATABASE_URL = "sqlite:///sudoku.db"
+DEFAULT_BROKER_URL = "redis://127.0.0.1:6379/0"
+
+
+def _int(name: str, default: int) -> int:
+    raw = os.environ.get(name)
+    if raw is None or raw.strip() == "":
+        return default
+    try:
+        return int(raw)
+    except ValueError:
+        raise ValueError(f"{name}={raw!r} is not an integer") from None
+
+
+@dataclass(frozen=True)
+class Settings:
+    """The environment, typed. Build one with `Settings.from_env()`."""
+
+    database_url: str = DEFAULT_DATABASE_URL
+    broker_url: str = DEFAULT_BROKER_URL
+    queue: str = "sudoku"
+    batch_size: int = 500
+    node_budget: int = 200_000
+    worker_concurrency: int = 0  # 0: one process per core
+    task_soft_time_limit: int = 240
+    task_time_limit: int = 300
+    task_max_retries: int = 8
+    retry_backoff_max: int = 60
+    visibility_timeout: int = 900
+    unacked_restore_interval: int = 5
+
+    def __post_init__(self) -> None:
+        if not 0 < self.task_soft_time_limit < self.task_time_limit:
+            raise ValueError(
+                "SUDOKU_TASK_SOFT_TIME_LIMIT must be positive and below the hard limit"
+            )
+        if self.visibility_timeout <= self.task_time_limit + self.retry_backoff_max:
+            raise ValueError(
+                "SUDOKU_VISIBILITY_TIMEOUT must exceed the hard time limit plus the longest retry "
+                "countdown, or a slow batch is delivered twice"
+            )
+        if self.batch_size < 1:
+            raise ValueError("SUDOKU_BATCH_SIZE must be at least 1")
+
+    @classmethod
+    def from_env(cls) -> Settings:
+        env = os.environ
+        return cls(
+            database_url=env.get("SUDOKU_DATABASE_URL") or DEFAULT_DATABASE_URL,
+            broker_url=env.get("SUDOKU_BROKER_URL") or DEFAULT_BROKER_URL,
+            queue=env.get("SUDOKU_QUEUE") or "sudoku",
+            batch_size=_int("SUDOKU_BATCH_SIZE", cls.batch_size),
+            node_budget=_int("SUDOKU_NODE_BUDGET", cls.node_budget),
+            worker_concurrency=_int("SUDOKU_WORKER_CONCURRENCY", cls.worker_concurrency),
+            task_soft_time_limit=_int("SUDOKU_TASK_SOFT_TIME_LIMIT", cls.task_soft_time_limit),
+            task_time_limit=_int("SUDOKU_TASK_TIME_LIMIT", cls.task_time_limit),
+            task_max_retries=_int("SUDOKU_TASK_MAX_RETRIES", cls.task_max_retries),
+            retry_backoff_max=_int("SUDOKU_RETRY_BACKOFF_MAX", cls.retry_backoff_max),
+            visibility_timeout=_int("SUDOKU_VISIBILITY_TIMEOUT", cls.visibility_timeout),
+            unacked_restore_interval=_int(
+                "SUDOKU_UNACKED_RESTORE_INTERVAL", cls.unacked_restore_interval
+            ),
+        )
+
+
+def mask_url(url: str) -> str:
+    """The URL with its password replaced by `***`, fit for logs and screens."""
+    try:
+        parts = urlsplit(url)
+    except ValueError:
+        return "<unparseable URL>"
+    if parts.password is None:
+        return url
+    user = parts.username or ""
+    host = parts.hostname or ""
+    if parts.port is not None:
+        host = f"{host}:{parts.port}"
+    return urlunsplit(parts._replace(netloc=f"{user}:***@{host}"))
+
+
+def get_settings() -> Settings:
+    """The current settings (read afresh, so tests can change the environment)."""
+    return Settings.from_env()

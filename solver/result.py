@@ -1,0 +1,71 @@
+"""What the solver returns: frozen dataclasses of plain values, with ``to_dict`` for JSON."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from types import MappingProxyType
+from typing import Any, Literal
+
+Status = Literal["solved", "multiple", "unsolvable", "invalid", "gave_up"]
+STATUSES: tuple[Status, ...] = ("solved", "multiple", "unsolvable", "invalid", "gave_up")
+
+
+@dataclass(frozen=True)
+class Metrics:
+    """How the puzzle was solved: techniques used and search effort.
+
+    ``technique_counts`` lists only the techniques that fired, in ladder order.
+    ``recursion_depth``, ``guesses``, ``backtracks`` and ``nodes`` are 0 without search.
+    """
+
+    solved_by_elimination: bool = False
+    hardest_technique: str | None = None
+    technique_counts: Mapping[str, int] = field(default_factory=lambda: MappingProxyType({}))
+    recursion_depth: int = 0
+    guesses: int = 0
+    backtracks: int = 0
+    givens: int = 0
+    nodes: int = 0
+
+    def __post_init__(self) -> None:
+        counts = MappingProxyType(dict(self.technique_counts))
+        object.__setattr__(self, "technique_counts", counts)
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain JSON-ready values."""
+        return {
+            "solved_by_elimination": self.solved_by_elimination,
+            "hardest_technique": self.hardest_technique,
+            "technique_counts": dict(self.technique_counts),
+            "recursion_depth": self.recursion_depth,
+            "guesses": self.guesses,
+            "backtracks": self.backtracks,
+            "givens": self.givens,
+            "nodes": self.nodes,
+        }
+
+
+@dataclass(frozen=True)
+class SolveResult:
+    """The outcome for one puzzle (see docs/architecture.md, section ``solver``)."""
+
+    puzzle: str
+    status: Status
+    solution: str | None
+    reason: str | None
+    metrics: Metrics
+    difficulty_score: float | None
+    difficulty: str | None
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain JSON-ready values; ``metrics`` as a nested dict."""
+        return {
+            "puzzle": self.puzzle,
+            "status": self.status,
+            "solution": self.solution,
+            "reason": self.reason,
+            "metrics": self.metrics.to_dict(),
+            "difficulty_score": self.difficulty_score,
+            "difficulty": self.difficulty,
+        }

@@ -1,0 +1,64 @@
+"""Fixtures of the storage tests: a migrated database, a session, puzzles and result rows."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from datetime import UTC, datetime
+from typing import Any
+
+import pytest
+from sqlalchemy import Engine
+from sqlalchemy.orm import Session
+
+from db.engine import make_engine, session_factory
+from db.migrate import upgrade
+
+
+def grid(n: int) -> str:
+    """A distinct 81-character puzzle for each n (not a valid Sudoku: storage does not care)."""
+    digits = ""
+    while n:
+        n, digit = divmod(n, 9)
+        digits += "123456789"[digit]
+    return digits.ljust(81, ".")
+
+
+def result_row(puzzle_id: int, **overrides: Any) -> dict[str, Any]:
+    """A result row as worker.batch.solve_batch makes them, keys = the results columns."""
+    row: dict[str, Any] = {
+        "puzzle_id": puzzle_id,
+        "status": "solved",
+        "solution": "123456789" * 9,
+        "reason": None,
+        "solved_by_elimination": True,
+        "hardest_technique": "naked_single",
+        "technique_counts": {"naked_single": 30},
+        "recursion_depth": 0,
+        "guesses": 0,
+        "backtracks": 0,
+        "nodes": 1,
+        "difficulty": "easy",
+        "difficulty_score": 1.0,
+        "solver_version": "test",
+        "solve_ms": 1.5,
+        "worker_host": "test-host",
+        "solved_at": datetime(2024, 1, 1, tzinfo=UTC),
+    }
+    row.update(overrides)
+    return row
+
+
+@pytest.fixture
+def engine(database_url: str) -> Iterator[Engine]:
+    """An engine on a database migrated to head, on SQLite and on PostgreSQL."""
+    upgrade(database_url)
+    engine = make_engine(database_url)
+    yield engine
+    engine.dispose()
+
+
+@pytest.fixture
+def session(engine: Engine) -> Iterator[Session]:
+    """A session on the migrated database; the test commits when it wants to."""
+    with session_factory(engine)() as session:
+        yield session

@@ -1,0 +1,154 @@
+"""Importing records: puzzles, lines, duplicates, rejected lines, batches and counters."""
+
+from __future__ import annotations
+
+import pytest
+from sqlalchemy import func, select
+from sqlalchemy.orm import Session
+
+from db.errors import CollectionConflict
+from db.imports import BatchWork, add_records, get_or_create_collection, unfinished_batches
+from db.models import Batch, Collection, CollectionPuzzle, Puzzle, RejectedLine
+from db.queries import progress
+from db.results import record_batch
+from tests.db.conftest import grid, result_row
+
+HASH = "a" * 64
+
+
+def counters(session: Session, collection_id: int) -> dict[str, int]:
+    c = session.get_one(Collection, collection_id, populate_existing=True)
+    names = ("lines_read", "accepted", "duplicates", "rejected", "total", "done", "failed")
+    return {name: getattr(c, name) for name in names}
+
+
+def count(session: Session, model: type) -> int:
+    return session.scalar(select(func.count()).select_from(model)) or 0
+
+
+def test_a_collection_is_created_once_and_found_again(session: Session) -> None:
+    """The same name and hash give back the same collection."""
+    first = get_or_create_collection(session, "c", "c.txt", HASH)
+    again = get_or_create_collection(session, "c", "c.txt", HASH)
+    assert first.id == again.id
+
+
+def test_a_collection_name_with_another_file_is_refused(session: Session) -> None:
+    """Re-importing a different file under an existing name raises a clear error."""
+    get_or_create_collection(session, "c", "c.txt", HASH)
+    with pytest.raises(CollectionConflict, match=r"'c' was imported from c\.txt.*another name"):
+        get_or_create_collection(session, "c", "other.txt", "b" * 64)
+
+
+def test_records_become_puzzles_lines_and_batches(session: Session) -> None:
+    """Accepted records make distinct puzzles, cut into batches of at most batch_size."""
+    c = get_or_create_collection(session, "c", "c.txt", HASH)
+    work = add_records(session, c.id, [(i, grid(i)) for i in range(1, 6)], [], batch_size=2)
+    assert [len(w.puzzles) for w in work] == [2, 2, 1]
+    assert [g for w in work for _, g in w.puzzles] == [grid(i) for i in range(1, 6)]
+    assert work[0].to_message() == {
+        "batch_id": work[0].batch_id,
+        "collection_id": c.id,
+        "puzzles": [[pid, g] for pid, g in work[0].puzzles],
+    }
+    assert counters(session, c.id)["total"] == 5
+    assert list(unfinished_batches(session, c.id)) == work
+
+
+def test_adding_the_same_records_twice_changes_nothing(session: Session) -> None:
+    """A replayed chunk inserts no row, makes no batch and counts nothing twice."""
+    c = get_or_create_collection(session, "c", "c.txt", HASH)
+    accepted = [(1, grid(1)), (2, grid(2)), (3, grid(1))]
+    rejected = [(4, "not a puzzle", "too short: 12 characters", None)]
+    add_records(session, c.id, accepted, rejected, batch_size=10)
+    before = counters(session, c.id)
+    assert add_records(session, c.id, accepted, rejected, batch_size=10) == []
+    assert counters(session, c.id) == before
+    assert count(session, Puzzle) == 2
+    assert count(session, CollectionPuzzle) == 3
+    assert count(session, Batch) == 1
+
+
+def test_duplicates_are_counted_once_within_and_across_chunks(session: Session) -> None:
+    """A puzzle repeated in the same chunk or a later one is a duplicate, never re-batched."""
+    c = get_or_create_collection(session, "c", "c.txt", HASH)
+    first = add_records(session, c.id, [(1, grid(1)), (2, grid(1)), (3, grid(2))], [], 10)
+    second = add_records(session, c.id, [(4, grid(2)), (5, grid(3))], [], 10)
+    assert [g for _, g in first[0].puzzles] == [grid(1), grid(2)]
+    assert [g for _, g in second[0].puzzles] == [grid(3)]
+    flags = session.execute(
+        select(
+            CollectionPuzzle.line, CollectionPuzzle.is_duplicate, CollectionPuzzle.batch_id
+        ).order_by(CollectionPuzzle.line)
+    ).all()
+    assert [(line, dup, batch is None) for line, dup, batch in flags] == [
+        (1, False, False),
+        (2, True, True),
+        (3, False, False),
+        (4, True, True),
+        (5, False, False),
+    ]
+    assert counters(session, c.id) == {
+        "lines_read": 5,
+        "accepted": 3,
+        "duplicates": 2,
+        "rejected": 0,
+        "total": 3,
+        "done": 0,
+        "failed": 0,
+    }
+
+
+def test_rejected_lines_are_stored_with_their_reason(session: Session) -> None:
+    """Rejected lines keep reason and column; raw text is cut to 200 chars, NUL escaped."""
+    c = get_or_create_collection(session, "c", "c.txt", HASH)
+    rejected = [
+        (1, "12x4", "character 'x' is not a digit or '.'", 3),
+        (2, "bad\x00byte" + "9" * 300, "too long", None),
+    ]
+    add_records(session, c.id, [], rejected, batch_size=10)
+    session.commit()
+    rows = session.scalars(select(RejectedLine).order_by(RejectedLine.line)).all()
+    assert [(r.line, r.reason, r.column) for r in rows] == [
+        (1, "character 'x' is not a digit or '.'", 3),
+        (2, "too long", None),
+    ]
+    assert rows[1].raw_text.startswith("bad\\x00byte")
+    assert len(rows[1].raw_text) == 203  # 200 characters, the NUL written as 4
+    assert counters(session, c.id)["rejected"] == 2
+
+
+def test_counters_add_up_to_the_lines_read(session: Session) -> None:
+    """lines_read = accepted + duplicates + rejected after every chunk."""
+    c = get_or_create_collection(session, "c", "c.txt", HASH)
+    chunks = [
+        ([(1, grid(1)), (2, grid(1))], [(3, "x", "bad", 1)]),
+        ([(4, grid(2)), (5, grid(1))], [(6, "y", "bad", 1), (7, "", "empty", None)]),
+    ]
+    for accepted, rejected in chunks:
+        add_records(session, c.id, accepted, rejected, batch_size=10)
+        n = counters(session, c.id)
+        assert n["lines_read"] == n["accepted"] + n["duplicates"] + n["rejected"]
+    assert counters(session, c.id)["lines_read"] == 7
+
+
+def test_a_puzzle_already_solved_is_not_batched_and_counts_as_done(session: Session) -> None:
+    """A puzzle solved for another collection needs no batch and is done at import."""
+    first = get_or_create_collection(session, "first", "a.txt", HASH)
+    (work,) = add_records(session, first.id, [(1, grid(1))], [], batch_size=10)
+    record_batch(session, work.batch_id, [result_row(work.puzzles[0][0])])
+    second = get_or_create_collection(session, "second", "b.txt", "b" * 64)
+    work2 = add_records(session, second.id, [(1, grid(1)), (2, grid(2))], [], batch_size=10)
+    assert [[g for _, g in w.puzzles] for w in work2] == [[grid(2)]]
+    assert counters(session, second.id)["done"] == 1
+    assert progress(session, second.id) == (1, 2)
+
+
+def test_only_pending_batches_are_unfinished(session: Session) -> None:
+    """unfinished_batches leaves out batches already done, for a resumed import."""
+    c = get_or_create_collection(session, "c", "c.txt", HASH)
+    work = add_records(session, c.id, [(i, grid(i)) for i in range(1, 4)], [], batch_size=1)
+    record_batch(session, work[1].batch_id, [result_row(work[1].puzzles[0][0])])
+    pending = list(unfinished_batches(session, c.id))
+    assert [w.batch_id for w in pending] == [work[0].batch_id, work[2].batch_id]
+    assert all(isinstance(w, BatchWork) for w in pending)

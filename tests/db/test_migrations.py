@@ -1,0 +1,103 @@
+"""The schema: Alembic revisions, their agreement with the models, and ensure_schema."""
+
+from __future__ import annotations
+
+import logging
+
+import pytest
+from alembic.autogenerate import compare_metadata
+from alembic.runtime.migration import MigrationContext
+from sqlalchemy import inspect, text
+
+from db import migrate
+from db.engine import ensure_schema, make_engine, normalize_url
+from db.errors import SchemaNotReady
+from db.models import Base
+from db.views import VIEW_NAME
+
+TABLES = {"puzzles", "collections", "batches", "collection_puzzles", "rejected_lines", "results"}
+
+
+def _include(obj: object, name: str | None, type_: str, reflected: bool, other: object) -> bool:
+    return not (type_ == "table" and name == VIEW_NAME)
+
+
+def test_migrations_run_from_empty_to_head_and_back_to_base(database_url: str) -> None:
+    """Upgrade creates every table and the view; downgrade to base removes them all."""
+    migrate.upgrade(database_url)
+    assert migrate.current(database_url) == migrate.head()
+    engine = make_engine(database_url)
+    with engine.connect() as connection:
+        assert set(inspect(connection).get_table_names()) >= TABLES
+        assert VIEW_NAME in inspect(connection).get_view_names()
+    migrate.downgrade(database_url, "base")
+    with engine.connect() as connection:
+        assert set(inspect(connection).get_table_names()) <= {"alembic_version"}
+        assert inspect(connection).get_view_names() == []
+    assert migrate.current(database_url) is None
+    engine.dispose()
+
+
+def test_models_and_migrated_schema_do_not_drift(database_url: str) -> None:
+    """Autogenerate finds nothing to change between the models and the migrated schema."""
+    migrate.upgrade(database_url)
+    engine = make_engine(database_url)
+    with engine.connect() as connection:
+        context = MigrationContext.configure(
+            connection, opts={"compare_type": True, "include_object": _include}
+        )
+        assert compare_metadata(context, Base.metadata) == []
+    engine.dispose()
+
+
+def test_ensure_schema_creates_the_schema_in_an_empty_sqlite_file(sqlite_url: str) -> None:
+    """An empty embedded database is migrated to head on first use."""
+    engine = make_engine(sqlite_url)
+    ensure_schema(engine)
+    assert migrate.current(sqlite_url) == migrate.head()
+    ensure_schema(engine)  # at head: nothing to do
+    engine.dispose()
+
+
+def test_ensure_schema_refuses_a_postgresql_database_not_migrated(postgres_url: str) -> None:
+    """PostgreSQL is never migrated behind the user's back: the error says what to run."""
+    engine = make_engine(postgres_url)
+    with pytest.raises(SchemaNotReady, match=r"not migrated.*sudoku-batch db upgrade"):
+        ensure_schema(engine)
+    engine.dispose()
+
+
+def test_ensure_schema_refuses_a_non_empty_sqlite_file_at_an_old_revision(sqlite_url: str) -> None:
+    """A SQLite file holding data but no current revision is left alone, with the hint."""
+    engine = make_engine(sqlite_url)
+    with engine.begin() as connection:
+        connection.execute(text("CREATE TABLE notes (body TEXT)"))
+    with pytest.raises(SchemaNotReady, match="sudoku-batch db upgrade"):
+        ensure_schema(engine)
+    engine.dispose()
+
+
+def test_postgresql_urls_are_pointed_at_psycopg_3() -> None:
+    """A plain postgresql:// URL is rewritten to the psycopg 3 driver, password kept."""
+    assert normalize_url("postgresql://u:pw@h/db") == "postgresql+psycopg://u:pw@h/db"
+    assert normalize_url("sqlite:///x.db") == "sqlite:///x.db"
+
+
+def test_logged_urls_have_their_password_masked(caplog: pytest.LogCaptureFixture) -> None:
+    """Making an engine and refusing a schema log the URL with *** for the password."""
+    caplog.set_level(logging.INFO, logger="db")
+    engine = make_engine("postgresql://sudoku:s3cret-pw@127.0.0.1:1/nowhere")
+    engine.dispose()
+    assert "sudoku:***@127.0.0.1:1" in caplog.text
+    assert "s3cret-pw" not in caplog.text
+
+
+def test_schema_errors_mask_the_password(postgres_url: str) -> None:
+    """The message telling the user to upgrade shows the URL without its password."""
+    url = postgres_url.replace("postgres@", "postgres:hunter2@")
+    engine = make_engine(url)
+    with pytest.raises(SchemaNotReady) as raised:
+        ensure_schema(engine)
+    assert "hunter2" not in str(raised.value)
+    assert "postgres:***@" in str(raised.value)
+    engine.dispose()

@@ -1,0 +1,109 @@
+"""Writing results: idempotent batches, failures and the counters they move."""
+
+from __future__ import annotations
+
+import pytest
+from sqlalchemy import func, select
+from sqlalchemy.orm import Session
+
+from db.errors import UnknownBatch
+from db.imports import BatchWork, add_records, get_or_create_collection
+from db.models import Batch, Collection, Result
+from db.results import record_batch, record_batch_failure
+from tests.db.conftest import grid, result_row
+
+
+@pytest.fixture
+def work(session: Session) -> list[BatchWork]:
+    """A committed collection of 5 distinct puzzles in batches of 3 and 2."""
+    c = get_or_create_collection(session, "c", "c.txt", "a" * 64)
+    work = add_records(session, c.id, [(i, grid(i)) for i in range(1, 6)], [], batch_size=3)
+    session.commit()
+    return work
+
+
+def rows_of(batch: BatchWork) -> list[dict[str, object]]:
+    return [result_row(pid, technique_counts={"x_wing": 1}) for pid, _ in batch.puzzles]
+
+
+def state(session: Session, collection_id: int) -> tuple[int, int, int, list[str]]:
+    c = session.get_one(Collection, collection_id, populate_existing=True)
+    results = session.scalar(select(func.count()).select_from(Result)) or 0
+    statuses = list(session.scalars(select(Batch.status).order_by(Batch.id)))
+    return results, c.done, c.failed, statuses
+
+
+def test_writing_the_same_batch_twice_leaves_the_same_rows_and_counters(
+    session: Session, work: list[BatchWork]
+) -> None:
+    """A redelivered batch inserts nothing and does not advance done again."""
+    batch = work[0]
+    assert record_batch(session, batch.batch_id, rows_of(batch)) == 3
+    session.commit()
+    once = state(session, batch.collection_id)
+    assert once == (3, 3, 0, ["done", "pending"])
+    assert record_batch(session, batch.batch_id, rows_of(batch)) == 0
+    session.commit()
+    assert state(session, batch.collection_id) == once
+
+
+def test_result_rows_round_trip_with_their_json_and_timestamps(
+    session: Session, work: list[BatchWork]
+) -> None:
+    """Technique counts come back as a dict, ISO timestamps are accepted."""
+    pid = work[1].puzzles[0][0]
+    row = result_row(
+        pid, technique_counts={"x_wing": 2, "pointing": 1}, solved_at="2024-05-01T12:00:00+00:00"
+    )
+    record_batch(session, work[1].batch_id, [row, result_row(work[1].puzzles[1][0])])
+    session.commit()
+    stored = session.get_one(Result, pid)
+    assert stored.technique_counts == {"x_wing": 2, "pointing": 1}
+    assert stored.solved_at.year == 2024
+
+
+def test_a_large_batch_goes_through_the_bulk_path(session: Session) -> None:
+    """1,000 rows (COPY on PostgreSQL) are all inserted, and only once."""
+    c = get_or_create_collection(session, "big", "big.txt", "b" * 64)
+    (batch,) = add_records(session, c.id, [(i, grid(i)) for i in range(1, 1001)], [], 1000)
+    assert record_batch(session, batch.batch_id, rows_of(batch)) == 1000
+    assert record_batch(session, batch.batch_id, rows_of(batch)) == 0
+    session.commit()
+    assert state(session, c.id)[:2] == (1000, 1000)
+
+
+def test_a_failed_batch_counts_as_failed_once(session: Session, work: list[BatchWork]) -> None:
+    """record_batch_failure flips pending to failed once and advances failed by its size."""
+    batch = work[1]
+    assert record_batch_failure(session, batch.batch_id, "worker lost") is True
+    assert record_batch_failure(session, batch.batch_id, "worker lost") is False
+    session.commit()
+    assert state(session, batch.collection_id) == (0, 0, 2, ["pending", "failed"])
+    assert session.get_one(Batch, batch.batch_id).error == "worker lost"
+
+
+def test_a_row_with_other_keys_than_the_results_columns_is_refused(
+    session: Session, work: list[BatchWork]
+) -> None:
+    """The result-row contract is checked: a missing or unknown key names itself."""
+    bad = result_row(work[0].puzzles[0][0], colour="red")
+    del bad["nodes"]
+    with pytest.raises(ValueError, match=r"missing \['nodes'\], unexpected \['colour'\]"):
+        record_batch(session, work[0].batch_id, [bad])
+
+
+def test_an_unknown_batch_is_an_error(session: Session, work: list[BatchWork]) -> None:
+    """Recording a batch id that does not exist raises UnknownBatch."""
+    with pytest.raises(UnknownBatch):
+        record_batch(session, 10_000, [])
+
+
+def test_bulk_batches_in_successive_transactions_are_all_written(session: Session) -> None:
+    """The staging table of the bulk path is reused across commits without losing rows."""
+    c = get_or_create_collection(session, "bulk", "bulk.txt", "c" * 64)
+    work = add_records(session, c.id, [(i, grid(i)) for i in range(1, 901)], [], 300)
+    session.commit()
+    for batch in work:
+        assert record_batch(session, batch.batch_id, rows_of(batch)) == 300
+        session.commit()
+    assert state(session, c.id) == (900, 900, 0, ["done", "done", "done"])

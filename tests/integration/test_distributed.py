@@ -1,0 +1,81 @@
+"""The distributed path for real: Redis, PostgreSQL and two real worker processes."""
+
+from __future__ import annotations
+
+import subprocess
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+from sqlalchemy import create_engine, text
+
+import solver
+from tests.integration.conftest import WorkerFactory, mixed_collection
+from worker.cli import main
+
+pytestmark = pytest.mark.integration
+VIEW_COLUMNS = (
+    "collection, line, puzzle, status, solution, solved_by_elimination, hardest_technique,"
+    " recursion_depth, guesses, difficulty, difficulty_score, is_duplicate"
+)
+
+
+def view(url: str) -> list[tuple[object, ...]]:
+    engine = create_engine(url)
+    with engine.connect() as conn:
+        sql = f"SELECT {VIEW_COLUMNS} FROM puzzle_results ORDER BY line"  # noqa: S608 constant
+        rows = conn.execute(text(sql))
+        out = [tuple(row) for row in rows]
+    engine.dispose()
+    return out
+
+
+def test_two_workers_solve_every_puzzle_once_and_match_the_embedded_run(
+    service_env: dict[str, str],
+    start_worker: WorkerFactory,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """5,000 puzzles through Redis and two workers: one correct result each, same as `run`."""
+    path = mixed_collection(tmp_path / "mixed.txt", 5000)
+    start_worker("w1")
+    start_worker("w2")
+    result = CliRunner().invoke(main, ["import", str(path), "--wait", "--batch-size", "250"])
+    assert result.exit_code == 0, result.output
+
+    engine = create_engine(service_env["SUDOKU_DATABASE_URL"])
+    with engine.connect() as conn:
+        per_puzzle = conn.execute(
+            text("SELECT count(*), count(DISTINCT puzzle_id) FROM results")
+        ).one()
+        rows = conn.execute(
+            text(
+                "SELECT p.givens, r.status, r.solution, r.guesses, r.difficulty_score"
+                " FROM results r JOIN puzzles p ON p.id = r.puzzle_id"
+            )
+        ).all()
+    engine.dispose()
+    distinct = len(set(path.read_text().split()))
+    assert per_puzzle == (distinct, distinct)
+    for givens, status, solution, guesses, score in rows:
+        expected = solver.solve(givens)
+        assert (status, solution, guesses) == (
+            expected.status,
+            expected.solution,
+            expected.metrics.guesses,
+        )
+        assert score == pytest.approx(expected.difficulty_score)
+
+    distributed = view(service_env["SUDOKU_DATABASE_URL"])
+    embedded_url = f"sqlite:///{tmp_path / 'embedded.db'}"
+    monkeypatch.setenv("SUDOKU_DATABASE_URL", embedded_url)
+    embedded = CliRunner().invoke(main, ["run", str(path), "--batch-size", "250"])
+    assert embedded.exit_code == 0, embedded.output
+    assert view(embedded_url) == distributed
+
+
+def test_the_worker_command_starts_a_celery_worker(start_worker: WorkerFactory) -> None:
+    """`sudoku-batch worker` runs until stopped (it does not exit on its own)."""
+    proc = start_worker("solo")
+    with pytest.raises(subprocess.TimeoutExpired):
+        proc.wait(timeout=5)

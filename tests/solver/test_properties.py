@@ -1,0 +1,99 @@
+"""Properties on random valid grids: answers keep the givens, conflicts are caught, and the
+ladder never removes a true digit."""
+
+from __future__ import annotations
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import solver
+from solver.board import Board
+from solver.grid import BIT, PEERS
+from solver.ladder import climb
+
+BASE = tuple((3 * (r % 3) + r // 3 + c) % 9 + 1 for r in range(9) for c in range(9))
+
+
+def _order(draw: st.DrawFn) -> list[int]:
+    """A row (or column) order that keeps bands: shuffle bands, then rows inside each."""
+    bands = draw(st.permutations(range(3)))
+    return [3 * b + k for b in bands for k in draw(st.permutations(range(3)))]
+
+
+@st.composite
+def solved_grids(draw: st.DrawFn) -> tuple[int, ...]:
+    """A valid complete grid: BASE relabelled, rows/columns permuted, maybe transposed."""
+    relabel = [0, *draw(st.permutations(range(1, 10)))]
+    rows, cols = _order(draw), _order(draw)
+    flip = draw(st.booleans())
+    grid = []
+    for r in range(9):
+        for c in range(9):
+            rr, cc = (c, r) if flip else (r, c)
+            grid.append(relabel[BASE[rows[rr] * 9 + cols[cc]]])
+    return tuple(grid)
+
+
+@st.composite
+def puzzles(draw: st.DrawFn) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """(puzzle, the solved grid it came from): the grid with random cells emptied."""
+    full = draw(solved_grids())
+    keep = draw(st.sets(st.integers(0, 80), min_size=17, max_size=81))
+    return tuple(d if i in keep else 0 for i, d in enumerate(full)), full
+
+
+@given(solved_grids())
+def test_generated_grids_are_valid_solutions(full: tuple[int, ...]) -> None:
+    """The generator itself only makes valid grids."""
+    assert solver.is_solution(full, full)
+
+
+@settings(max_examples=60, deadline=None)
+@given(puzzles())
+def test_the_answer_keeps_every_given_and_is_valid(case: tuple[tuple[int, ...], ...]) -> None:
+    """solved -> a valid solution holding the givens; else multiple (never wrong)."""
+    puzzle, _ = case
+    result = solver.solve(puzzle)
+    assert result.status in {"solved", "multiple"}
+    if result.status == "solved":
+        assert result.solution is not None
+        assert solver.is_solution(puzzle, result.solution)
+        assert result.difficulty_score is not None
+
+
+@settings(max_examples=60, deadline=None)
+@given(puzzles(), st.integers(0, 80), st.data())
+def test_adding_a_conflicting_given_makes_the_puzzle_invalid(
+    case: tuple[tuple[int, ...], ...], cell: int, data: st.DataObject
+) -> None:
+    """Copy a digit of a peer given into another cell: status invalid with a reason."""
+    puzzle, _ = case
+    peers = [p for p in PEERS[cell] if puzzle[p]]
+    if not peers:
+        return
+    source = data.draw(st.sampled_from(peers))
+    broken = list(puzzle)
+    broken[cell] = puzzle[source]
+    result = solver.solve(tuple(broken))
+    assert result.status == "invalid"
+    assert result.reason
+    assert f"digit {puzzle[source]}" in result.reason
+
+
+@settings(max_examples=150, deadline=None)
+@given(puzzles())
+def test_the_ladder_never_removes_the_true_digit(case: tuple[tuple[int, ...], ...]) -> None:
+    """Every placed digit and every remaining candidate set agrees with a known solution.
+
+    Sound techniques keep the digits of every solution, so this holds even when the puzzle
+    has several solutions.
+    """
+    puzzle, full = case
+    board = Board.from_grid(puzzle)
+    climb(board)
+    assert board.contradiction is None
+    for i in range(81):
+        if board.values[i]:
+            assert board.values[i] == full[i]
+        else:
+            assert board.cands[i] & BIT[full[i]]

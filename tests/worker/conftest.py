@@ -1,0 +1,62 @@
+"""Fixtures of the worker tests: a fake Redis broker on a real socket, sample files, CLI env."""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from fakeredis import TcpFakeServer
+
+ROOT = Path(__file__).resolve().parents[2]
+SAMPLE = ROOT / "samples" / "sample.txt"
+
+
+@pytest.fixture(scope="session")
+def fake_broker() -> Iterator[str]:
+    """A fakeredis server speaking the Redis protocol on a free loopback port."""
+    server = TcpFakeServer(("127.0.0.1", 0))
+    server.daemon_threads = True
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    host, port = server.server_address[:2]
+    yield f"redis://{host}:{port}/0"
+    server.shutdown()
+    server.server_close()
+
+
+@pytest.fixture
+def env(
+    monkeypatch: pytest.MonkeyPatch, sqlite_url: str, fake_broker: str
+) -> Iterator[dict[str, str]]:
+    """The CLI's environment for one test: a fresh SQLite file and the fake broker."""
+    from worker.database import reset_engine
+
+    monkeypatch.setenv("SUDOKU_DATABASE_URL", sqlite_url)
+    monkeypatch.setenv("SUDOKU_BROKER_URL", fake_broker)
+    monkeypatch.setenv("SUDOKU_BATCH_SIZE", "50")
+    reset_engine()
+    yield {"SUDOKU_DATABASE_URL": sqlite_url, "SUDOKU_BROKER_URL": fake_broker}
+    reset_engine()
+
+
+def puzzle_lines(count: int) -> list[str]:
+    """The first `count` puzzles of the bundled sample (comment lines skipped)."""
+    lines = [
+        line.strip()
+        for line in SAMPLE.read_text().splitlines()
+        if line.strip() and not line.startswith("#")
+    ]
+    return lines[:count]
+
+
+@pytest.fixture
+def puzzle_file(tmp_path: Path) -> Path:
+    """A small collection file: 120 sample puzzles, one repeated, one bad line."""
+    lines = puzzle_lines(120)
+    lines.insert(10, lines[3])  # a duplicate
+    lines.insert(20, "12345")  # a bad line
+    path = tmp_path / "small.txt"
+    path.write_text("\n".join(lines) + "\n")
+    return path

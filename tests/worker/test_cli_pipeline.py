@@ -1,0 +1,174 @@
+"""`run`, `import`, `status`, `query`, `export` and `report`, driven through click's runner."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from pathlib import Path
+
+import pytest
+import redis
+from click.testing import CliRunner, Result
+from sqlalchemy import create_engine, text
+
+import solver
+from worker.cli import main
+
+QUEUE = "sudoku"
+
+
+def invoke(*args: str) -> Result:
+    return CliRunner().invoke(main, list(args), catch_exceptions=False)
+
+
+def table_rows(url: str, sql: str) -> list[tuple[object, ...]]:
+    engine = create_engine(url)
+    with engine.connect() as conn:
+        rows = [tuple(r) for r in conn.execute(text(sql))]
+    engine.dispose()
+    return rows
+
+
+def test_run_solves_every_distinct_puzzle_and_reports_the_rejected_line(
+    env: dict[str, str], puzzle_file: Path
+) -> None:
+    """One result per distinct puzzle, the bad line recorded, exit code 3 for 'some rejected'."""
+    result = invoke("run", str(puzzle_file))
+    assert result.exit_code == 3, result.output
+    assert "1 rejected line " in result.output
+    assert "small.txt:line 21" in result.output
+    url = env["SUDOKU_DATABASE_URL"]
+    [(results,)] = table_rows(url, "SELECT count(*) FROM results")
+    [(lines, accepted, duplicates, rejected, total, done)] = table_rows(
+        url, "SELECT lines_read, accepted, duplicates, rejected, total, done FROM collections"
+    )
+    assert (lines, accepted, duplicates, rejected) == (122, 120, 1, 1)
+    assert results == total == done == 120
+
+
+def test_run_stores_what_the_solver_says(env: dict[str, str], puzzle_file: Path) -> None:
+    """Every stored row equals a direct solver call on its puzzle."""
+    invoke("run", str(puzzle_file))
+    rows = table_rows(
+        env["SUDOKU_DATABASE_URL"],
+        "SELECT puzzle, status, solution, difficulty_score, guesses FROM puzzle_results"
+        " WHERE NOT is_duplicate",
+    )
+    assert len(rows) == 120
+    for puzzle, status, solution, score, guesses in rows:
+        expected = solver.solve(str(puzzle))
+        assert (status, solution, guesses) == (
+            expected.status,
+            expected.solution,
+            expected.metrics.guesses,
+        )
+        assert score == pytest.approx(expected.difficulty_score)
+
+
+def test_running_the_same_file_again_changes_nothing(
+    env: dict[str, str], puzzle_file: Path
+) -> None:
+    """A second run finds nothing to do: same rows, same counters, nothing solved twice."""
+    invoke("run", str(puzzle_file))
+    url = env["SUDOKU_DATABASE_URL"]
+    query = "SELECT * FROM collections"
+    before = table_rows(url, query), table_rows(url, "SELECT puzzle_id, solved_at FROM results")
+    again = invoke("run", str(puzzle_file))
+    assert again.exit_code == 3
+    after = table_rows(url, query), table_rows(url, "SELECT puzzle_id, solved_at FROM results")
+    assert before == after
+
+
+def test_status_lists_each_collection_with_its_figures(
+    env: dict[str, str], puzzle_file: Path
+) -> None:
+    """status prints the collection, its solved count and its difficulty columns."""
+    invoke("run", str(puzzle_file))
+    result = invoke("status")
+    assert result.exit_code == 0
+    for expected in ("small", "120", "extreme"):
+        assert expected in result.output
+    missing = CliRunner().invoke(main, ["status", "nope"])
+    assert missing.exit_code == 1
+    assert "no collection named 'nope'" in missing.output
+
+
+def test_query_filters_by_difficulty_and_search(env: dict[str, str], puzzle_file: Path) -> None:
+    """query returns only rows matching every filter, ordered as asked."""
+    invoke("run", str(puzzle_file))
+    result = invoke(
+        "query", "--needs-search", "--order-by", "guesses", "--format", "json", "--limit", "500"
+    )
+    rows = [json.loads(line) for line in result.output.splitlines()]
+    assert rows, "the sample holds puzzles that need search"
+    assert all(not r["solved_by_elimination"] and r["difficulty"] == "extreme" for r in rows)
+    guesses = [r["guesses"] for r in rows]
+    assert guesses == sorted(guesses, reverse=True)
+    easy = invoke("query", "--difficulty", "easy", "--format", "csv", "--limit", "500")
+    assert all(r["difficulty"] == "easy" for r in csv.DictReader(io.StringIO(easy.output)))
+
+
+@pytest.mark.parametrize(
+    "hostile", ["x' OR '1'='1", "small'; DROP TABLE results; --", '"; DELETE FROM puzzles; --']
+)
+def test_sql_metacharacters_in_filters_are_just_text(
+    env: dict[str, str], puzzle_file: Path, hostile: str
+) -> None:
+    """A collection name carrying SQL matches nothing and harms nothing."""
+    invoke("run", str(puzzle_file))
+    result = invoke("query", "--collection", hostile, "--format", "json")
+    assert result.output.strip() in ("", "no matching results")
+    [(count,)] = table_rows(env["SUDOKU_DATABASE_URL"], "SELECT count(*) FROM results")
+    assert count == 120
+
+
+def test_export_streams_every_line_in_each_format(
+    env: dict[str, str], puzzle_file: Path, tmp_path: Path
+) -> None:
+    """export writes one record per imported line as CSV, JSON lines and Parquet."""
+    import pyarrow.parquet as pq
+
+    invoke("run", str(puzzle_file))
+    as_csv = list(csv.DictReader(io.StringIO(invoke("export", "small").output)))
+    as_json = [
+        json.loads(x) for x in invoke("export", "small", "--format", "json").output.split("\n") if x
+    ]
+    out = tmp_path / "small.parquet"
+    assert invoke("export", "small", "--format", "parquet", "--out", str(out)).exit_code == 0
+    assert len(as_csv) == len(as_json) == pq.read_table(out).num_rows == 121
+    assert [int(r["line"]) for r in as_csv] == sorted(int(r["line"]) for r in as_csv)
+
+
+def test_report_draws_a_png(env: dict[str, str], puzzle_file: Path, tmp_path: Path) -> None:
+    """report writes a PNG image of the distributions."""
+    invoke("run", str(puzzle_file))
+    out = tmp_path / "report.png"
+    result = invoke("report", "small", "--out", str(out))
+    assert result.exit_code == 0
+    assert out.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_import_queues_one_message_per_batch_and_nothing_twice(
+    env: dict[str, str], puzzle_file: Path
+) -> None:
+    """import sends ceil(120/50) batches of JSON; importing again sends nothing more."""
+    broker = redis.Redis.from_url(env["SUDOKU_BROKER_URL"])
+    broker.delete(QUEUE)
+    invoke("import", str(puzzle_file), "--batch-size", "50")
+    messages = [json.loads(m) for m in broker.lrange(QUEUE, 0, -1)]
+    assert len(messages) == 3
+    sizes = sorted(len(json.loads(_body(m))[1]["puzzles"]) for m in messages)
+    assert sizes == [20, 50, 50]
+    invoke("import", str(puzzle_file), "--batch-size", "50")
+    assert broker.llen(QUEUE) == 3
+    invoke("import", str(puzzle_file), "--requeue")
+    assert broker.llen(QUEUE) == 6  # --requeue re-sends every unfinished batch
+
+
+def _body(message: dict[str, object]) -> str:
+    import base64
+
+    body = message["body"]
+    assert message["properties"]["body_encoding"] == "base64"  # type: ignore[index]
+    return base64.b64decode(str(body)).decode()

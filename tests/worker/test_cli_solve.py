@@ -1,0 +1,76 @@
+"""The `sudoku-batch solve` command, driven through click's CliRunner."""
+
+from __future__ import annotations
+
+import json
+
+from click.testing import CliRunner
+
+from worker.cli.solve import solve
+
+EASY = "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......"
+SOLUTION = "417369825632158947958724316825437169791586432346912758289643571573291684164875293"
+HARD = "........8..3...4...9..2..6.....79.......612...6.5.2.7...8...5...1.....2.4.5.....3"
+
+
+def run(*args: str, stdin: str | None = None) -> tuple[int, str, str]:
+    """Exit code, stdout and stderr of one invocation."""
+    result = CliRunner().invoke(solve, list(args), input=stdin)
+    return result.exit_code, result.stdout, result.stderr
+
+
+def test_solve_prints_puzzle_and_solution_as_boxed_grids_side_by_side() -> None:
+    """Two boxed grids on the same lines, then the status and metrics; exit 0."""
+    code, out, _ = run(EASY)
+    assert code == 0
+    lines = out.splitlines()
+    assert lines[0] == "┌───────┬───────┬───────┐   ┌───────┬───────┬───────┐"
+    assert lines[1] == "│ 4 . . │ . . . │ 8 . 5 │   │ 4 1 7 │ 3 6 9 │ 8 2 5 │"
+    assert "status: solved" in out
+    assert "hardest technique: pointing" in out
+    assert "givens: 17" in out
+
+
+def test_json_prints_to_dict() -> None:
+    """--json prints the result's to_dict as JSON."""
+    code, out, _ = run(EASY, "--json")
+    assert code == 0
+    data = json.loads(out)
+    assert data["solution"] == SOLUTION
+    assert data["metrics"]["solved_by_elimination"] is True
+
+
+def test_a_dash_reads_the_puzzle_from_stdin() -> None:
+    """PUZZLE '-' reads one line from standard input."""
+    code, out, _ = run("-", "--json", stdin=EASY + "\nignored\n")
+    assert code == 0
+    assert json.loads(out)["status"] == "solved"
+
+
+def test_a_malformed_puzzle_exits_2_with_the_format_message() -> None:
+    """A short line is a format error: exit 2 and the PuzzleFormatError message."""
+    code, _, err = run(EASY[:80])
+    assert code == 2
+    assert "expected 81 cells, got 80" in err
+
+
+def test_conflicting_givens_exit_1_with_the_reason() -> None:
+    """Invalid puzzles exit 1 naming the conflict."""
+    code, _, err = run("55" + "." * 79)
+    assert code == 1
+    assert "invalid: digit 5 appears twice in row 1 (columns 1 and 2)" in err
+
+
+def test_multiple_solutions_exit_1() -> None:
+    """The empty grid has many solutions: exit 1 saying so."""
+    code, out, err = run("." * 81)
+    assert code == 1
+    assert "status: multiple" in out
+    assert "more than one solution" in err
+
+
+def test_a_tiny_node_budget_exits_1_with_gave_up() -> None:
+    """--node-budget 3 on a hard puzzle gives up: exit 1."""
+    code, _, err = run(HARD, "--node-budget", "3", "--json")
+    assert code == 1
+    assert "gave_up" in err

@@ -1,0 +1,5 @@
+"""`python -m worker ...` is `sudoku-batch ...`."""
+
+from worker.cli import main
+
+main()

@@ -1,0 +1,58 @@
+"""The one Celery app. Every setting comes from `settings`; each has its reason beside it."""
+
+from __future__ import annotations
+
+from celery import Celery
+
+from settings import Settings, get_settings
+
+
+def make_app(config: Settings | None = None) -> Celery:
+    """A Celery app configured for reliable batch solving with the given settings."""
+    s = config or get_settings()
+    app = Celery("sudoku_batch", broker=s.broker_url, include=["worker.tasks.solve"])
+    app.conf.update(
+        # JSON only: a pickle message from the broker could run arbitrary code.
+        task_serializer="json",
+        accept_content=["json"],
+        # Results go to SQL, so no result backend (and no result keys piling up in Redis).
+        task_ignore_result=True,
+        result_backend=None,
+        task_default_queue=s.queue,  # queue depth: LLEN <queue> on the broker
+        # Ack only after the batch is stored: a crash mid-batch leaves the message to redeliver.
+        task_acks_late=True,
+        # A killed pool process requeues its batch instead of acking it (lost otherwise) ...
+        task_reject_on_worker_lost=True,
+        # ... and counts as a retry, so a batch that always kills its worker ends as failed
+        # after max_retries instead of looping forever (celery issue 9082).
+        task_retry_on_worker_lost=True,
+        # One batch at a time per process: a dead worker holds at most one unacked batch each.
+        worker_prefetch_multiplier=1,
+        # Soft limit raises inside the task (recorded as a failed batch); the hard limit kills
+        # a stuck process. The solver's node budget should stop pathological puzzles first.
+        task_soft_time_limit=s.task_soft_time_limit,
+        task_time_limit=s.task_time_limit,
+        broker_transport_options={
+            # Above the hard limit plus the longest retry countdown, or a slow batch is
+            # delivered to a second worker while the first still works on it.
+            "visibility_timeout": s.visibility_timeout,
+            # Sweep for messages of dead workers every interval, not every 10 x interval.
+            "unacked_restore_interval": s.unacked_restore_interval,
+            "unacked_restore_throttle": 1,
+        },
+        # Keep retrying the broker at start-up and after a Redis restart.
+        broker_connection_retry_on_startup=True,
+        broker_connection_max_retries=None,
+        # Workers emit events so Flower can show them (and serve Prometheus metrics).
+        worker_send_task_events=True,
+        task_send_sent_event=True,
+        # A restarted worker must not lose its in-flight batch to a warm shutdown's ack.
+        worker_cancel_long_running_tasks_on_connection_loss=True,
+        worker_hijack_root_logger=False,
+    )
+    if s.worker_concurrency:
+        app.conf.worker_concurrency = s.worker_concurrency
+    return app
+
+
+app = make_app()

@@ -1,0 +1,55 @@
+"""`sudoku-batch db ...`: create and migrate the database schema (Alembic revisions)."""
+
+from __future__ import annotations
+
+import click
+from sqlalchemy.exc import OperationalError
+
+from db import migrate
+from settings import get_settings, mask_url
+
+
+def _url() -> str:
+    return get_settings().database_url
+
+
+@click.group()
+def db() -> None:
+    """Create and migrate the database schema (SUDOKU_DATABASE_URL selects the database)."""
+
+
+@db.command()
+@click.argument("revision", default="head")
+def upgrade(revision: str) -> None:
+    """Migrate the database up to REVISION (default: the newest, head)."""
+    url = _url()
+    try:
+        migrate.upgrade(url, revision)
+    except OperationalError as exc:
+        raise click.ClickException(f"cannot reach {mask_url(url)}: {exc.orig}") from exc
+    click.echo(f"{mask_url(url)}: at revision {migrate.current(url)}")
+
+
+@db.command()
+@click.argument("revision")
+def downgrade(revision: str) -> None:
+    """Migrate the database down to REVISION ("base" drops every table)."""
+    url = _url()
+    try:
+        migrate.downgrade(url, revision)
+    except OperationalError as exc:
+        raise click.ClickException(f"cannot reach {mask_url(url)}: {exc.orig}") from exc
+    click.echo(f"{mask_url(url)}: at revision {migrate.current(url) or 'base'}")
+
+
+@db.command()
+def current() -> None:
+    """Print the revision the database is at, and the newest one."""
+    url = _url()
+    try:
+        found = migrate.current(url)
+    except OperationalError as exc:
+        raise click.ClickException(f"cannot reach {mask_url(url)}: {exc.orig}") from exc
+    head = migrate.head()
+    state = "up to date" if found == head else "run `sudoku-batch db upgrade`"
+    click.echo(f"{mask_url(url)}: at revision {found or 'none'}, head is {head} ({state})")

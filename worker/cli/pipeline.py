@@ -1,0 +1,190 @@
+"""`run` (embedded, no servers), `import` (to the Celery queue) and `worker`."""
+
+from __future__ import annotations
+
+import os
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import NoReturn
+
+import click
+from sqlalchemy.orm import Session, sessionmaker
+
+from db.imports import BatchWork, CollectionConflict
+from db.queries import progress
+from settings import get_settings
+from worker.cli.common import EXIT_INTERRUPTED, console, open_database
+from worker.cli.summary import exit_code, print_summary
+from worker.producer import (
+    Import,
+    import_chunks,
+    leftover_batches,
+    open_import,
+    send_batches,
+)
+from worker.progress import bar
+from worker.runner import pending_work, solve_pending
+from worker.sources import SourceError
+
+FILES = click.argument(
+    "files", nargs=-1, required=True, type=click.Path(exists=True, dir_okay=False, path_type=Path)
+)
+COLLECTION = click.option(
+    "--collection", help="Collection name (default: the file name without its suffixes)."
+)
+BATCH_SIZE = click.option(
+    "--batch-size",
+    type=click.IntRange(1, 10_000),
+    default=lambda: get_settings().batch_size,
+    show_default="SUDOKU_BATCH_SIZE or 500",
+    help="Puzzles per batch (one task each).",
+)
+
+
+@click.command("run")
+@FILES
+@COLLECTION
+@BATCH_SIZE
+@click.option(
+    "--workers", type=click.IntRange(0), default=0, help="Pool processes (0: one per core)."
+)
+def run(files: tuple[Path, ...], collection: str | None, batch_size: int, workers: int) -> None:
+    """Import FILES and solve them here, in a local process pool (no servers needed).
+
+    Interrupted or killed, run the same command again: it finishes the remaining work and
+    redoes nothing.
+    """
+    _one_collection_per_file(files, collection)
+    sessions = open_database()
+    started = time.monotonic()
+    try:
+        jobs, unread = _import_all(sessions, files, collection, batch_size, send=None)
+        works = pending_work(sessions, [job.collection_id for job in jobs])
+        total = sum(len(work.puzzles) for work in works)
+        with bar(console, "solving", total, "puzzles") as advance:
+            solve_pending(
+                sessions,
+                works,
+                workers=workers or os.cpu_count() or 1,
+                node_budget=get_settings().node_budget,
+                on_solved=advance,
+            )
+    except KeyboardInterrupt:
+        _interrupted()
+    elapsed = time.monotonic() - started
+    stats = print_summary(sessions, [job.collection_id for job in jobs], elapsed, total)
+    raise SystemExit(exit_code(stats, unread))
+
+
+@click.command("import")
+@FILES
+@COLLECTION
+@BATCH_SIZE
+@click.option("--wait", is_flag=True, help="Show live progress until every batch is solved.")
+@click.option(
+    "--requeue",
+    is_flag=True,
+    help="Queue every unfinished batch again (after the broker lost its queue).",
+)
+def import_(
+    files: tuple[Path, ...], collection: str | None, batch_size: int, wait: bool, requeue: bool
+) -> None:
+    """Import FILES and queue their batches for the Celery workers (`sudoku-batch worker`).
+
+    Importing a file again changes nothing; it only queues batches an interrupted import had
+    stored but not sent.
+    """
+    from worker.app import make_app
+    from worker.tasks.solve import batch_sender
+
+    _one_collection_per_file(files, collection)
+    sessions = open_database()
+    started = time.monotonic()
+    try:
+        send = batch_sender(make_app())
+        jobs, unread = _import_all(sessions, files, collection, batch_size, send, requeue)
+        if wait:
+            _wait_for(sessions, jobs)
+    except KeyboardInterrupt:
+        _interrupted()
+    stats = print_summary(sessions, [job.collection_id for job in jobs], time.monotonic() - started)
+    raise SystemExit(exit_code(stats, unread))
+
+
+@click.command(
+    "worker", context_settings={"ignore_unknown_options": True, "allow_extra_args": True}
+)
+@click.argument("celery_args", nargs=-1, type=click.UNPROCESSED)
+def worker(celery_args: tuple[str, ...]) -> None:
+    """Start a Celery worker on the app (any `celery worker` option is passed through)."""
+    from worker.app import app
+
+    app.worker_main(["worker", *celery_args])
+
+
+def _one_collection_per_file(files: tuple[Path, ...], collection: str | None) -> None:
+    if collection and len(files) > 1:
+        raise click.UsageError("--collection names one file's collection: give a single FILE")
+
+
+def _import_all(
+    sessions: sessionmaker[Session],
+    files: tuple[Path, ...],
+    collection: str | None,
+    batch_size: int,
+    send: Callable[[BatchWork], None] | None,
+    requeue: bool = False,
+) -> tuple[list[Import], int]:
+    """Import every file; returns the imports and how many files could not be read to the end.
+
+    With `send`, each chunk's batches are queued as soon as they are committed, after the
+    batches an earlier, interrupted import left unsent. A file that fails (a CSV without a
+    puzzle column, a collection name clash) is reported and the other files go on; what it
+    stored before the failure is kept.
+    """
+    jobs, unread = [], 0
+    for path in files:
+        try:
+            job = open_import(sessions, path, collection)
+        except CollectionConflict as exc:
+            console.print(f"[red]error:[/] {path}: {exc}")
+            unread += 1
+            continue
+        jobs.append(job)
+        if send is not None and (leftovers := leftover_batches(sessions, job, requeue=requeue)):
+            send_batches(sessions, leftovers, send)
+            console.print(f"{job.collection}: queued {len(leftovers)} unfinished batches again")
+        try:
+            with bar(console, f"importing {path.name}", None, "puzzles") as advance:
+                for works in import_chunks(sessions, job, batch_size):
+                    if send is not None:
+                        send_batches(sessions, works, send)
+                    advance(sum(len(work.puzzles) for work in works))
+        except SourceError as exc:
+            console.print(f"[red]error:[/] {exc}")
+            unread += 1
+    return jobs, unread
+
+
+def _wait_for(sessions: sessionmaker[Session], jobs: list[Import]) -> None:
+    """A live bar over the database's progress counters until every batch is finished."""
+
+    def measure() -> tuple[int, int]:
+        with sessions() as session:
+            pairs = [progress(session, job.collection_id) for job in jobs]
+        return sum(d for d, _ in pairs), sum(t for _, t in pairs)
+
+    finished, total = measure()
+    with bar(console, "solving", total, "puzzles") as advance:
+        advance(finished)
+        while finished < total:
+            time.sleep(0.5)
+            now, total = measure()
+            advance(now - finished, total=total)
+            finished = now
+
+
+def _interrupted() -> NoReturn:
+    console.print("\n[yellow]interrupted[/]: what was stored is kept; run the same command again")
+    raise SystemExit(EXIT_INTERRUPTED)

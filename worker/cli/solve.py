@@ -1,0 +1,98 @@
+"""``sudoku-batch solve PUZZLE``: solve and rate one puzzle, shown as boxed grids or JSON."""
+
+from __future__ import annotations
+
+import json
+import sys
+
+import click
+
+import solver
+from solver.grid import to_text
+
+TOP, MIDDLE, BOTTOM = (
+    "┌───────┬───────┬───────┐",
+    "├───────┼───────┼───────┤",
+    "└───────┴───────┴───────┘",
+)
+
+
+def boxed(text: str) -> list[str]:
+    """The lines of a 9x9 grid drawn with box-drawing characters ('.' for an empty cell)."""
+    lines = [TOP]
+    for r in range(9):
+        row = text[r * 9 : r * 9 + 9]
+        boxes = (" ".join(row[b : b + 3]) for b in (0, 3, 6))
+        lines.append("│ " + " │ ".join(boxes) + " │")
+        if r in (2, 5):
+            lines.append(MIDDLE)
+    lines.append(BOTTOM)
+    return lines
+
+
+def side_by_side(left: list[str], right: list[str], gap: str = "   ") -> str:
+    """Two blocks of equal height printed next to each other."""
+    return "\n".join(a + gap + b for a, b in zip(left, right, strict=True))
+
+
+def describe(result: solver.SolveResult) -> str:
+    """The status, rating and metrics as aligned 'name: value' lines."""
+    m = result.metrics
+    counts = ", ".join(f"{name} {n}" for name, n in m.technique_counts.items()) or "none"
+    score = "-" if result.difficulty_score is None else f"{result.difficulty_score:.2f}"
+    rows = [
+        ("status", result.status),
+        ("difficulty", f"{result.difficulty or '-'} ({score})"),
+        ("solved by elimination", "yes" if m.solved_by_elimination else "no"),
+        ("hardest technique", m.hardest_technique or "-"),
+        ("techniques", counts),
+        ("givens", str(m.givens)),
+        (
+            "search",
+            f"{m.guesses} guesses, {m.backtracks} backtracks, depth "
+            f"{m.recursion_depth}, {m.nodes} nodes",
+        ),
+    ]
+    return "\n".join(f"{name:>22}: {value}" for name, value in rows)
+
+
+def failure(result: solver.SolveResult) -> str:
+    """Why a result is not a unique solution, for the error line."""
+    if result.reason:
+        return f"{result.status}: {result.reason}"
+    if result.status == "multiple":
+        return "multiple: the puzzle has more than one solution"
+    return f"gave_up: node budget exhausted after {result.metrics.nodes} nodes"
+
+
+@click.command()
+@click.argument("puzzle")
+@click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
+@click.option(
+    "--node-budget",
+    default=200_000,
+    show_default=True,
+    type=click.IntRange(min=1),
+    help="Search nodes allowed before giving up.",
+)
+def solve(puzzle: str, as_json: bool, node_budget: int) -> None:
+    """Solve and rate PUZZLE (81 cells in one line; '-' reads one line from stdin).
+
+    Exit status: 0 solved, 1 invalid/unsolvable/multiple/gave_up, 2 malformed puzzle.
+    """
+    if puzzle == "-":
+        puzzle = sys.stdin.readline()
+    try:
+        result = solver.solve(puzzle, node_budget=node_budget)
+    except solver.PuzzleFormatError as exc:
+        click.echo(f"Error: {exc}", err=True)
+        raise SystemExit(2) from None
+    if as_json:
+        click.echo(json.dumps(result.to_dict(), indent=2))
+    else:
+        answer = result.solution or to_text(solver.parse(result.puzzle))
+        click.echo(side_by_side(boxed(result.puzzle), boxed(answer)))
+        click.echo(describe(result))
+    if result.status != "solved":
+        click.echo(f"Error: {failure(result)}", err=True)
+        raise SystemExit(1)

@@ -1,0 +1,92 @@
+"""The closing summary of `run` and `import`, and the `status` table (the same numbers)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from sqlalchemy.orm import Session, sessionmaker
+
+from db.queries import collection_status, rejected_lines
+from worker.cli.common import EXIT_FAILED, EXIT_OK, EXIT_REJECTED, out
+from worker.progress import table
+
+LABELS = ("easy", "medium", "hard", "diabolical", "extreme")
+SHOWN_REJECTIONS = 10
+
+
+def status_tables(stats: Sequence[Mapping[str, Any]], title: str) -> list[Any]:
+    """Two tables per set of collections: the counts, and the difficulty distribution."""
+    counts = [
+        [
+            s["name"],
+            s["lines_read"],
+            s["accepted"],
+            s["duplicates"],
+            s["rejected"],
+            s["done"],
+            s["failed"],
+            s["remaining"],
+        ]
+        for s in stats
+    ]
+    labels = [[s["name"], *(s["difficulty"].get(label, 0) for label in LABELS)] for s in stats]
+    return [
+        table(
+            title,
+            [
+                "collection",
+                "lines",
+                "accepted",
+                "duplicates",
+                "rejected",
+                "solved",
+                "failed",
+                "remaining",
+            ],
+            counts,
+        ),
+        table("Difficulty", ["collection", *LABELS], labels),
+    ]
+
+
+def print_summary(
+    sessions: sessionmaker[Session],
+    collection_ids: Sequence[int],
+    elapsed: float,
+    solved_now: int | None = None,
+) -> list[dict[str, Any]]:
+    """Print the summary tables and the first rejected lines; return the figures.
+
+    `solved_now`: puzzles solved by this run, for the rate (default: every solved puzzle).
+    """
+    with sessions() as session:
+        stats = [dict(s) for s in collection_status(session) if s["id"] in collection_ids]
+        shown = {s["id"]: rejected_lines(session, s["id"], SHOWN_REJECTIONS) for s in stats}
+    solved = sum(s["done"] for s in stats) if solved_now is None else solved_now
+    rate = f", {solved:,} puzzles solved, {solved / elapsed:,.0f}/s" if elapsed and solved else ""
+    out.print(*status_tables(stats, f"Summary ({elapsed:,.1f} s{rate})"))
+    for s in stats:
+        if not s["rejected"]:
+            continue
+        noun = "line" if s["rejected"] == 1 else "lines"
+        out.print(
+            f"[yellow]{s['rejected']:,} rejected {noun}[/] in {s['name']} ({s['source_file']}):"
+        )
+        for line in shown[s["id"]]:
+            where = f"line {line['line']}" + (
+                f", column {line['column']}" if line["column"] else ""
+            )
+            out.print(f"  {s['source_file']}:{where}: {line['reason']}")
+        if s["rejected"] > SHOWN_REJECTIONS:
+            out.print(f"  ... and {s['rejected'] - SHOWN_REJECTIONS:,} more (table rejected_lines)")
+    return stats
+
+
+def exit_code(stats: Sequence[Mapping[str, Any]], unread_files: int) -> int:
+    """0 all good; 1 a file unread or batches failed; 3 some lines rejected."""
+    if unread_files or any(s["failed"] for s in stats):
+        return EXIT_FAILED
+    if any(s["rejected"] for s in stats):
+        return EXIT_REJECTED
+    return EXIT_OK

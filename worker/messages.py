@@ -1,0 +1,40 @@
+"""The batch message: its JSON shape, built by the producer and checked by the task."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from db.imports import BatchWork
+
+GIVENS_CHARS = frozenset("123456789.")
+
+
+class MessageError(ValueError):
+    """A message that does not carry a well-formed batch (never retried)."""
+
+
+def decode_batch(message: Mapping[str, Any]) -> BatchWork:
+    """The batch in a task's kwargs, or MessageError saying which field is wrong."""
+    expected = {"batch_id", "collection_id", "puzzles"}
+    if set(message) != expected:
+        raise MessageError(f"fields {sorted(message)} do not match {sorted(expected)}")
+    batch_id, collection_id = message["batch_id"], message["collection_id"]
+    for name, value in (("batch_id", batch_id), ("collection_id", collection_id)):
+        if type(value) is not int or value < 1:
+            raise MessageError(f"{name} must be a positive integer, got {value!r}")
+    puzzles = message["puzzles"]
+    if not isinstance(puzzles, list) or not puzzles:
+        raise MessageError("puzzles must be a non-empty list of [puzzle_id, givens]")
+    return BatchWork(batch_id, collection_id, [_puzzle(i, p) for i, p in enumerate(puzzles)])
+
+
+def _puzzle(index: int, item: Any) -> tuple[int, str]:
+    if not (isinstance(item, list | tuple) and len(item) == 2):
+        raise MessageError(f"puzzles[{index}] must be [puzzle_id, givens], got {item!r:.80}")
+    pid, givens = item
+    if type(pid) is not int or pid < 1:
+        raise MessageError(f"puzzles[{index}] has a bad puzzle id {pid!r:.40}")
+    if not isinstance(givens, str) or len(givens) != 81 or not GIVENS_CHARS.issuperset(givens):
+        raise MessageError(f"puzzles[{index}] givens are not 81 normalised cells: {givens!r:.100}")
+    return pid, givens

@@ -1,0 +1,97 @@
+"""Import: stream a puzzle file into the database in chunks and hand out its batches.
+
+The same code feeds both paths: the distributed `import` sends each batch to Celery as soon
+as the transaction that created its rows has committed; the embedded `run` imports first and
+then solves the collection's unfinished batches in a local pool. A re-run first re-sends
+what an interrupted run left unfinished, so nothing is lost and, results being idempotent,
+nothing is doubled.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass
+from itertools import islice
+from pathlib import Path
+
+from sqlalchemy.orm import Session, sessionmaker
+
+from db.imports import (
+    BatchWork,
+    add_records,
+    get_or_create_collection,
+    mark_queued,
+    unfinished_batches,
+)
+from worker.sources import Accepted, Rejected, content_hash, read_puzzles
+
+CHUNK_BATCHES = 10  # batches per import transaction: few commits, bounded memory
+
+
+@dataclass(frozen=True)
+class Import:
+    """One file being imported as one collection."""
+
+    collection_id: int
+    collection: str
+    path: Path
+
+
+def open_import(
+    sessions: sessionmaker[Session], path: Path, collection: str | None = None
+) -> Import:
+    """Find or create the file's collection (default name: the file's stem)."""
+    name = collection or collection_name(path)
+    with sessions() as session:
+        found = get_or_create_collection(session, name, path.name, content_hash(path))
+        session.commit()
+        return Import(found.id, name, path)
+
+
+def import_chunks(
+    sessions: sessionmaker[Session], job: Import, batch_size: int
+) -> Iterator[list[BatchWork]]:
+    """Store the file's records chunk by chunk; yield each chunk's new batches once committed."""
+    for chunk in chunked(read_puzzles(job.path), batch_size * CHUNK_BATCHES):
+        accepted = [(r.line, r.puzzle) for r in chunk if isinstance(r, Accepted)]
+        rejected = [(r.line, r.raw, r.reason, r.column) for r in chunk if isinstance(r, Rejected)]
+        with sessions() as session:
+            works = add_records(session, job.collection_id, accepted, rejected, batch_size)
+            session.commit()
+        yield works
+
+
+def leftover_batches(
+    sessions: sessionmaker[Session], job: Import, *, requeue: bool = False
+) -> list[BatchWork]:
+    """Unfinished batches an earlier import never sent (all unfinished ones with `requeue`)."""
+    with sessions() as session:
+        return list(unfinished_batches(session, job.collection_id, never_queued=not requeue))
+
+
+def send_batches(
+    sessions: sessionmaker[Session], works: list[BatchWork], send: Callable[[BatchWork], None]
+) -> None:
+    """Send committed batches to the queue, then record that they were sent."""
+    for work in works:
+        send(work)
+    with sessions() as session:
+        mark_queued(session, [work.batch_id for work in works])
+        session.commit()
+
+
+def collection_name(path: Path) -> str:
+    """The default collection name of a file: its name without compression and format suffixes."""
+    name = path.name
+    for suffix in (".gz", ".bz2", ".txt", ".tsv", ".csv", ".sdk", ".ss"):
+        name = name.removesuffix(suffix)
+    return name or path.name
+
+
+def chunked(
+    records: Iterable[Accepted | Rejected], size: int
+) -> Iterator[list[Accepted | Rejected]]:
+    """Lists of up to `size` records, read lazily."""
+    iterator = iter(records)
+    while chunk := list(islice(iterator, size)):
+        yield chunk

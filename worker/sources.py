@@ -1,0 +1,383 @@
+"""Streaming readers of puzzle collections: every format, with line numbers and reasons.
+
+Vocabulary: a *line* is a physical line of the (decompressed) file, numbered from 1, ended by
+LF, CRLF or a lone CR. A *record* is one puzzle: one line (plain, TSV, CSV) or nine rows of a
+printed grid. Every record comes out, in file order, as `Accepted` (normalised by
+`solver.normalize`) or `Rejected` (a reason in plain words, naming what and where).
+
+Files are never loaded whole: bytes are read in chunks and split into lines here, so a line
+with no end, a stray byte or a truncated archive costs one record, never the whole file.
+The format is detected from the first line that is not blank, a `#` comment or unreadable:
+
+- a CSV header (names only; `id,Puzzle` is not a grid row): its puzzle column of every row;
+- a printed grid row (9 cells, `|` and spaces ignored) or a ruling line: the grid format;
+- anything else: one puzzle per line, the first field before whitespace or a comma.
+"""
+
+from __future__ import annotations
+
+import bz2
+import csv
+import gzip
+import hashlib
+import lzma
+import re
+import zlib
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass
+from io import BufferedIOBase
+from itertools import chain
+from pathlib import Path
+
+import solver
+
+MAX_LINE_CHARS = 10_000
+RAW_CHARS = 200
+PUZZLE_COLUMNS = ("puzzle", "quizzes", "quiz", "puzzles", "givens", "grid", "sudoku")
+
+_CHUNK = 1 << 16
+_KEEP_BYTES = 4 * MAX_LINE_CHARS  # a UTF-8 character takes at most 4 bytes
+_BOM = b"\xef\xbb\xbf"
+_EOL = re.compile(rb"\r\n|\r|\n")
+_FIRST_FIELD = re.compile(r"\s*([^\s,]*)")
+_HEADER_NAME = re.compile(r"[A-Za-z_][\w .-]{0,63}")
+_RULING = frozenset("-+=|* \t")
+_DAMAGE = (EOFError, OSError, zlib.error, lzma.LZMAError)
+_LIMIT = f"over the limit of {MAX_LINE_CHARS:,} characters"
+
+
+@dataclass(frozen=True)
+class Accepted:
+    """A puzzle that passed: its record's first line and the normalised 81 characters."""
+
+    line: int
+    puzzle: str
+
+
+@dataclass(frozen=True)
+class Rejected:
+    """A record that did not: its first line, its text (<= 200 chars, NUL as `\\x00`) and why.
+
+    `column` is 1-based within the line holding the bad character (for a grid, the line the
+    reason names), or None when the fault is not one character.
+    """
+
+    line: int
+    raw: str
+    reason: str
+    column: int | None = None
+
+
+Record = Accepted | Rejected
+_Locate = Callable[[int], tuple[str, int]]  # cell index (1-81) -> ("where" words, column)
+_Row = tuple["_Line", list[tuple[str, int]]]  # a grid row: its line, its cells and columns
+
+
+def _reject(number: int, text: str, reason: str, column: int | None = None) -> Rejected:
+    """A Rejected whose raw is the text cut to `RAW_CHARS`, NUL shown as `\\x00`.
+
+    (PostgreSQL text cannot hold a NUL character, and rejected lines are stored there.)
+    """
+    return Rejected(number, text[:RAW_CHARS].replace("\x00", "\\x00")[:RAW_CHARS], reason, column)
+
+
+class SourceError(ValueError):
+    """The file as a whole cannot be read, say a CSV header without a puzzle column."""
+
+    def __init__(self, path: Path, line: int, message: str) -> None:
+        super().__init__(f"{path}, line {line}: {message}")
+        self.path = path
+        self.line = line
+
+
+@dataclass(frozen=True)
+class _Line:
+    """One decoded line; `error` says why it cannot be a record, `fatal` that reading stops."""
+
+    number: int
+    text: str
+    error: str | None = None
+    fatal: bool = False
+
+    @property
+    def skipped(self) -> bool:
+        """Blank or a `#` comment: not a record at all."""
+        stripped = self.text.strip()
+        return self.error is None and (not stripped or stripped.startswith("#"))
+
+    def rejected(self) -> Rejected:
+        return _reject(self.number, self.text, self.error or "unreadable line")
+
+
+def read_puzzles(path: Path) -> Iterator[Accepted | Rejected]:
+    """Every record of the file at `path`, in order; compression and format are detected.
+
+    Raises `SourceError` only for a fault of the whole file (a CSV header without a puzzle
+    column); everything else, a truncated archive included, becomes a `Rejected` record.
+    """
+    with _open(path) as stream:
+        yield from _records(_lines(stream), path)
+
+
+def content_hash(path: Path) -> str:
+    """The SHA-256 of the file's raw bytes (compressed as stored), in hex, read in chunks."""
+    with path.open("rb") as stream:
+        return hashlib.file_digest(stream, "sha256").hexdigest()
+
+
+def _open(path: Path) -> BufferedIOBase:
+    """The file's bytes, decompressed when its magic bytes say gzip, bzip2 or xz."""
+    with path.open("rb") as probe:
+        magic = probe.read(6)
+    if magic.startswith(b"\x1f\x8b"):
+        return gzip.open(path, "rb")
+    if magic.startswith(b"BZh"):
+        return bz2.open(path, "rb")
+    if magic.startswith(b"\xfd7zXZ\x00"):
+        return lzma.open(path, "rb")
+    return path.open("rb")
+
+
+# --- bytes to lines ---------------------------------------------------------------------
+
+
+def _physical_lines(stream: BufferedIOBase) -> Iterator[tuple[bytes, int]]:
+    """(the line's first `_KEEP_BYTES` bytes, its full length) for each line, without EOL."""
+    head, size, after_cr = b"", 0, False
+    while chunk := stream.read(_CHUNK):
+        if after_cr and chunk.startswith(b"\n"):  # a CRLF split across two chunks
+            chunk = chunk[1:]
+        after_cr = chunk.endswith(b"\r")
+        start = 0
+        for eol in _EOL.finditer(chunk):
+            piece = chunk[start : eol.start()]
+            yield head + piece[: _KEEP_BYTES - len(head)], size + len(piece)
+            head, size, start = b"", 0, eol.end()
+        piece = chunk[start:]
+        head += piece[: _KEEP_BYTES - len(head)]
+        size += len(piece)
+    if size:
+        yield head, size
+
+
+def _lines(stream: BufferedIOBase) -> Iterator[_Line]:
+    """Numbered, decoded lines; a damaged archive ends them with one fatal line."""
+    number = 0
+    try:
+        for data, size in _physical_lines(stream):
+            number += 1
+            if number == 1 and data.startswith(_BOM):
+                data, size = data[len(_BOM) :], size - len(_BOM)
+            yield _decode(number, data, size)
+    except _DAMAGE as exc:
+        reason = f"compressed stream is truncated or corrupt: {exc}"
+        yield _Line(number + 1, "", reason, fatal=True)
+
+
+def _decode(number: int, data: bytes, size: int) -> _Line:
+    """The line as text, or as an error: too long, or not UTF-8."""
+    if size > _KEEP_BYTES:
+        return _Line(number, _shown(data), f"line is too long: {size:,} bytes, {_LIMIT}")
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        bad = data[exc.start]
+        return _Line(number, _shown(data), f"not valid UTF-8 at byte {exc.start + 1} (0x{bad:02x})")
+    if len(text) > MAX_LINE_CHARS:
+        return _Line(
+            number, text[:RAW_CHARS], f"line is too long: {len(text):,} characters, {_LIMIT}"
+        )
+    return _Line(number, text)
+
+
+def _shown(data: bytes) -> str:
+    return data[: 4 * RAW_CHARS].decode("utf-8", "backslashreplace")[:RAW_CHARS]
+
+
+# --- lines to records -------------------------------------------------------------------
+
+
+def _records(lines: Iterator[_Line], path: Path) -> Iterator[Record]:
+    """Rejects unreadable lines up to the first real one, which picks the format."""
+    for line in lines:
+        if line.error is not None:
+            yield line.rejected()
+            if line.fatal:
+                return
+        elif not line.skipped:
+            rest = chain([line], lines)
+            if (header := _csv_header(line.text)) is not None:
+                yield from _csv_rows(lines, line, *header, path)
+            elif _is_ruling(line.text) or len(_cells(line.text)) == 9:
+                yield from _grids(rest)
+            else:
+                yield from _one_per_line(rest)
+            return
+
+
+def _one_per_line(lines: Iterable[_Line]) -> Iterator[Record]:
+    for line in lines:
+        if line.error is not None:
+            yield line.rejected()
+            if line.fatal:
+                return
+        elif not line.skipped:
+            yield _judge_line(line)
+
+
+def _judge_line(line: _Line) -> Record:
+    """The first field of the line (before whitespace or a comma) as a puzzle."""
+    field = _FIRST_FIELD.match(line.text)
+    assert field is not None  # the pattern matches every string
+    offset = field.start(1)
+    return _judge(line.number, line.text, field[1], lambda i: (f"column {offset + i}", offset + i))
+
+
+def _judge(number: int, raw: str, cells: str, locate: _Locate) -> Record:
+    """Accepted if the solver can normalise the cells and no two givens conflict."""
+    try:
+        puzzle = solver.normalize(cells)
+    except solver.PuzzleFormatError as exc:
+        return _format_rejection(number, raw, cells, exc, locate)
+    conflict = solver.find_conflict(solver.parse(puzzle))
+    if conflict is not None:
+        return _reject(number, raw, f"conflicting givens: {conflict}")
+    return Accepted(number, puzzle)
+
+
+def _format_rejection(
+    number: int, raw: str, cells: str, exc: solver.PuzzleFormatError, locate: _Locate
+) -> Rejected:
+    """The solver's reason, with an illegal character shown by repr and code point."""
+    index = getattr(exc, "column", None)
+    if not isinstance(index, int) or not 1 <= index <= len(cells):
+        return _reject(number, raw, str(exc))
+    char = cells[index - 1]
+    where, column = locate(index)
+    reason = f"illegal character {char!r} (U+{ord(char):04X}) at {where}"
+    return _reject(number, raw, reason, column)
+
+
+# --- CSV --------------------------------------------------------------------------------
+
+
+def _split(text: str, delimiter: str) -> list[str]:
+    return next(csv.reader([text], delimiter=delimiter), [])
+
+
+def _csv_header(text: str) -> tuple[str, list[str]] | None:
+    """(delimiter, column names) if the line reads as a CSV header, else None."""
+    delimiter = "," if "," in text else "\t" if "\t" in text else ""
+    names = _split(text, delimiter) if delimiter else [text.strip()]
+    if not names or not all(_HEADER_NAME.fullmatch(name.strip()) for name in names):
+        return None
+    if not delimiter and names[0].lower() not in PUZZLE_COLUMNS:
+        return None
+    return delimiter or ",", names
+
+
+def _csv_rows(
+    lines: Iterable[_Line], header: _Line, delimiter: str, names: list[str], path: Path
+) -> Iterator[Record]:
+    """The puzzle column of every row after the header."""
+    lowered = [name.strip().lower() for name in names]
+    index = next((i for i, name in enumerate(lowered) if name in PUZZLE_COLUMNS), None)
+    if index is None:
+        found = ", ".join(repr(name) for name in names)
+        wanted = ", ".join(PUZZLE_COLUMNS)
+        message = f"CSV header has no puzzle column (found {found}; expected one of {wanted})"
+        raise SourceError(path, header.number, message)
+    for line in lines:
+        if line.error is not None:
+            yield line.rejected()
+            if line.fatal:
+                return
+        elif not line.skipped:
+            yield _judge_row(line, delimiter, index, names[index])
+
+
+def _judge_row(line: _Line, delimiter: str, index: int, name: str) -> Record:
+    try:
+        fields = _split(line.text, delimiter)
+    except csv.Error as exc:
+        return _reject(line.number, line.text, f"unreadable CSV row: {exc}")
+    if len(fields) <= index:
+        reason = f"row has {len(fields)} field(s), no {name!r} column (field {index + 1})"
+        return _reject(line.number, line.text, reason)
+    field = fields[index]
+    offset = sum(len(f) + 1 for f in fields[:index]) + len(field) - len(field.lstrip())
+    if line.text[offset : offset + 1] == '"':  # quoted fields before it are not counted
+        offset += 1
+    cells = field.strip()
+    return _judge(line.number, line.text, cells, lambda i: (f"column {offset + i}", offset + i))
+
+
+# --- printed grids ----------------------------------------------------------------------
+
+
+def _cells(text: str) -> list[tuple[str, int]]:
+    """The cells of a printed grid row with their 1-based columns: `|` and spaces dropped."""
+    return [(char, i) for i, char in enumerate(text, 1) if char != "|" and not char.isspace()]
+
+
+def _is_ruling(text: str) -> bool:
+    """A separator line such as `---+---+---`, `-----------` or `*-----------*`.
+
+    Nine dashes and nothing else (`---|---|---`) is a row of nine empty cells instead.
+    """
+    stripped = text.strip()
+    if not stripped or not set(stripped) <= _RULING:
+        return False
+    return "+" in stripped or "=" in stripped or len(_cells(stripped)) != 9
+
+
+def _grids(lines: Iterable[_Line]) -> Iterator[Record]:
+    """Grids of nine rows; a short grid is rejected, a stray line read as one puzzle."""
+    rows: list[_Row] = []
+    for line in lines:
+        if line.fatal:
+            yield line.rejected()
+            return
+        if line.error is None and (line.text.lstrip().startswith("#") or _is_ruling(line.text)):
+            continue
+        cells = _cells(line.text) if line.error is None else []
+        if len(cells) == 9:
+            rows.append((line, cells))
+            if len(rows) == 9:
+                yield _judge_grid(rows)
+                rows = []
+            continue
+        if rows:
+            yield _interrupted(rows, line)
+            rows = []
+        if line.error is not None:
+            yield line.rejected()
+        elif line.text.strip():
+            yield _judge_line(line)
+    if rows:
+        yield _interrupted(rows, None)
+
+
+def _grid_raw(rows: list[_Row]) -> str:
+    return "\n".join(line.text for line, _ in rows)
+
+
+def _judge_grid(rows: list[_Row]) -> Record:
+    def locate(index: int) -> tuple[str, int]:
+        line, cells = rows[(index - 1) // 9]
+        column = cells[(index - 1) % 9][1]
+        return f"row {(index - 1) // 9 + 1} (line {line.number}, column {column})", column
+
+    cells = "".join(char for _, row in rows for char, _ in row)
+    return _judge(rows[0][0].number, _grid_raw(rows), cells, locate)
+
+
+def _interrupted(rows: list[_Row], by: _Line | None) -> Rejected:
+    if by is None:
+        what = "the end of the file"
+    elif by.error is None and not by.text.strip():
+        what = f"a blank line (line {by.number})"
+    else:
+        what = f"line {by.number}"
+    reason = f"grid interrupted: {len(rows)} of 9 rows, then {what}"
+    return _reject(rows[0][0].number, _grid_raw(rows), reason)

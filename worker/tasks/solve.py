@@ -1,0 +1,116 @@
+"""The Celery task: decode a batch message, solve it, store it. Thin on purpose.
+
+Idempotent: results are keyed by puzzle and the batch flips to `done` once, so a
+redelivered batch (acks_late after a crash) changes nothing and counts nothing twice.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from typing import Any
+
+import kombu.exceptions
+import redis.exceptions
+import sqlalchemy.exc
+from celery import Celery, Task
+from celery.exceptions import Reject
+from celery.signals import task_failure, worker_process_init
+
+from db.imports import BatchWork
+from db.results import record_batch, record_batch_failure
+from settings import get_settings
+from worker.app import app
+from worker.batch import solve_batch
+from worker.database import open_session, reset_engine
+from worker.messages import MessageError, decode_batch
+
+log = logging.getLogger(__name__)
+TASK_NAME = "sudoku.solve_batch"
+
+# Retried with backoff: the database or broker being briefly away. Never retried: bad
+# messages (rejected) and bad puzzles (stored with their status, not raised).
+TRANSIENT_ERRORS: tuple[type[BaseException], ...] = (
+    sqlalchemy.exc.OperationalError,
+    sqlalchemy.exc.InterfaceError,
+    sqlalchemy.exc.TimeoutError,
+    redis.exceptions.ConnectionError,
+    redis.exceptions.TimeoutError,
+    kombu.exceptions.OperationalError,
+    ConnectionError,
+)
+
+_settings = get_settings()
+
+
+@app.task(
+    bind=True,
+    name=TASK_NAME,
+    autoretry_for=TRANSIENT_ERRORS,
+    retry_backoff=True,  # 1 s, 2 s, 4 s ... exponential
+    retry_backoff_max=_settings.retry_backoff_max,  # kept below the visibility timeout
+    retry_jitter=True,  # spread the retries of many workers after an outage
+    max_retries=_settings.task_max_retries,  # bounds transient retries and worker-lost retries
+)
+def solve_batch_task(self: Task, **message: Any) -> int:
+    """Solve one batch and store its rows in one transaction; returns rows inserted."""
+    try:
+        work = decode_batch(message)
+    except MessageError as exc:
+        log.error("rejected message %s: %s", self.request.id, exc)
+        raise Reject(str(exc), requeue=False) from exc
+    rows = solve_batch(work.collection_id, work.puzzles, node_budget=_settings.node_budget)
+    with open_session() as session:
+        inserted = record_batch(session, work.batch_id, rows)
+        session.commit()
+    return inserted
+
+
+def batch_sender(celery: Celery) -> Callable[[BatchWork], None]:
+    """A function that queues one committed batch through `celery` (by task name).
+
+    It waits out a broker restart (retrying the publish) instead of losing the batch.
+    """
+
+    def send(work: BatchWork) -> None:
+        celery.send_task(
+            TASK_NAME,
+            kwargs=work.to_message(),
+            retry=True,
+            retry_policy={
+                "max_retries": 120,
+                "interval_start": 0.5,
+                "interval_step": 0.5,
+                "interval_max": 2,
+            },
+        )
+
+    return send
+
+
+@task_failure.connect(sender=solve_batch_task)
+def _record_failed_batch(
+    sender: Task | None = None,
+    exception: BaseException | None = None,
+    kwargs: dict[str, Any] | None = None,
+    **_: Any,
+) -> None:
+    """A batch out of retries (or killed by the hard time limit) is marked failed, not lost."""
+    batch_id = (kwargs or {}).get("batch_id")
+    if not isinstance(batch_id, int):
+        return
+    reason = f"{type(exception).__name__}: {exception}"[:2000]
+    try:
+        with open_session() as session:
+            record_batch_failure(session, batch_id, reason)
+            session.commit()
+    except sqlalchemy.exc.SQLAlchemyError:
+        log.exception("could not mark batch %s failed; it stays pending for a re-run", batch_id)
+    else:
+        log.error("batch %s failed for good: %s", batch_id, reason)
+
+
+@worker_process_init.connect
+def _fresh_engine_per_process(**_: Any) -> None:
+    """A forked pool process must not share the parent's database connections."""
+    reset_engine(after_fork=True)
