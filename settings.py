@@ -37,7 +37,7 @@ class Settings:
     worker_concurrency: int = 0  # 0: one process per core
     task_soft_time_limit: int = 240
     task_time_limit: int = 300
-    task_max_retries: int = 8
+    task_max_retries: int = 10
     retry_backoff_max: int = 60
     visibility_timeout: int = 900
     unacked_restore_interval: int = 5

@@ -33,6 +33,8 @@ puzzle_results = Table(
     Column("line", Integer),
     Column("is_duplicate", Boolean),
     Column("batch_id", Id),
+    Column("batch_status", String(16)),
+    Column("batch_error", Text),
     Column("puzzle_id", Id),
     Column("puzzle", String(81)),
     Column("givens_count", SmallInteger),

@@ -23,7 +23,7 @@ depends_on: str | Sequence[str] | None = None
 PUZZLE_RESULTS = """
 CREATE VIEW puzzle_results AS
 SELECT c.id AS collection_id, c.name AS collection, cp.line, cp.is_duplicate, cp.batch_id,
-       p.id AS puzzle_id, p.givens AS puzzle, p.givens_count,
+       b.status AS batch_status, b.error AS batch_error, p.id AS puzzle_id, p.givens AS puzzle, p.givens_count,
        r.status, r.solution, r.reason, r.solved_by_elimination, r.hardest_technique,
        r.technique_counts, r.recursion_depth, r.guesses, r.backtracks, r.nodes,
        r.difficulty, r.difficulty_score, r.solver_version, r.solve_ms, r.solved_at
@@ -31,10 +31,12 @@ FROM collection_puzzles AS cp
 JOIN collections AS c ON c.id = cp.collection_id
 JOIN puzzles AS p ON p.id = cp.puzzle_id
 LEFT JOIN results AS r ON r.puzzle_id = cp.puzzle_id
+LEFT JOIN batches AS b ON b.id = cp.batch_id
 """
 PUZZLE_RESULTS_COMMENT = (
     "One row per accepted line of every collection: its puzzle and, once solved, its "
-    "result (status and metrics are NULL until then)."
+    "result (status and metrics are NULL until then; batch_status says whether its batch is "
+    "pending, done or failed, and batch_error why it failed)."
 )
 
 

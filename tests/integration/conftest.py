@@ -15,6 +15,9 @@ import pytest
 import redis
 
 from tests.conftest import REDIS_URL, missing, shared_file
+from tests.integration.services import own_postgres, own_redis
+
+__all__ = ["own_postgres", "own_redis"]  # fixtures of the fault tests
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -60,22 +63,22 @@ def start_worker(service_env: dict[str, str], tmp_path: Path) -> Iterator[Worker
     """Start real `sudoku-batch worker` processes (prefork pool); all are stopped afterwards."""
     started: list[subprocess.Popen[bytes]] = []
 
-    def start(name: str = "w1", concurrency: int = 1, **extra_env: str) -> subprocess.Popen[bytes]:
+    def start(
+        name: str = "w1", concurrency: int = 1, app: str | None = None, **extra_env: str
+    ) -> subprocess.Popen[bytes]:
+        """A worker process group; `app` names another Celery app module (a poisoned one)."""
         env = {**os.environ, **service_env, **extra_env}
+        command = ["-m", "worker"] if app is None else ["-m", "celery", "-A", app]
+        options = [
+            f"--concurrency={concurrency}",
+            f"--hostname={name}@%h",
+            "--without-gossip",
+            "--without-mingle",
+            "--loglevel=INFO",
+        ]
         with (tmp_path / f"{name}.log").open("ab") as log:
             proc = subprocess.Popen(
-                [
-                    sys.executable,
-                    "-m",
-                    "worker",
-                    "worker",
-                    f"--concurrency={concurrency}",
-                    "-n",
-                    f"{name}@%h",
-                    "--without-gossip",
-                    "--without-mingle",
-                    "--loglevel=INFO",
-                ],
+                [sys.executable, *command, "worker", *options],
                 cwd=ROOT,
                 env=env,
                 stdout=log,
@@ -114,3 +117,89 @@ def mixed_collection(path: Path, count: int) -> Path:
             lines += [next(source).split("\t")[0].strip() for _ in range(want)]
     path.write_text("\n".join(lines[:count]) + "\n")
     return path
+
+
+def _expected(givens: str) -> tuple[object, ...]:
+    import solver
+
+    result = solver.solve(givens)
+    return result.status, result.solution, result.metrics.guesses, result.difficulty_score
+
+
+class Corpus:
+    """20,000 distinct puzzles in a file, with what the solver says of each, computed once."""
+
+    def __init__(self, path: Path, puzzles: list[str], expected: dict[str, tuple[object, ...]]):
+        self.path, self.puzzles, self.expected = path, puzzles, expected
+
+    def assert_invariant(self, url: str, failed: set[str] = frozenset()) -> None:  # type: ignore[assignment]
+        """Counters add up; one result per distinct puzzle (but those of a failed batch), and
+        each equals the solver's own answer."""
+        from sqlalchemy import create_engine, text
+
+        engine = create_engine(url)
+        with engine.connect() as conn:
+            c = conn.execute(
+                text(
+                    "SELECT lines_read, accepted, duplicates, rejected, total, done, failed"
+                    " FROM collections"
+                )
+            ).one()
+            rows = conn.execute(
+                text(
+                    "SELECT p.givens, r.status, r.solution, r.guesses, r.difficulty_score,"
+                    " b.status FROM collection_puzzles cp JOIN puzzles p ON p.id = cp.puzzle_id"
+                    " LEFT JOIN results r ON r.puzzle_id = p.id"
+                    " LEFT JOIN batches b ON b.id = cp.batch_id WHERE NOT cp.is_duplicate"
+                )
+            ).all()
+            results = conn.execute(text("SELECT count(*) FROM results")).scalar_one()
+        engine.dispose()
+        lines_read, accepted, duplicates, rejected, total, done, failed_count = c
+        assert lines_read == accepted + duplicates + rejected == len(self.puzzles)
+        assert total == accepted == len(rows) == len(self.puzzles)
+        assert done + failed_count == total
+        unsolved = {row[0] for row in rows if row[1] is None}
+        assert unsolved <= {row[0] for row in rows if row[5] == "failed"}
+        assert failed <= unsolved
+        assert results == done == len(rows) - len(unsolved)
+        for givens, status, solution, guesses, score, _ in rows:
+            if status is not None:
+                assert (status, solution, guesses, score) == self.expected[givens], givens
+
+    @staticmethod
+    def view(url: str) -> list[tuple[object, ...]]:
+        """The user-visible rows of puzzle_results (no timing or host columns)."""
+        from sqlalchemy import create_engine, text
+
+        engine = create_engine(url)
+        with engine.connect() as conn:
+            rows = conn.execute(
+                text(
+                    "SELECT collection, line, puzzle, status, solution, solved_by_elimination,"
+                    " hardest_technique, recursion_depth, guesses, difficulty, difficulty_score,"
+                    " is_duplicate, batch_status FROM puzzle_results ORDER BY line"
+                )
+            ).all()
+        engine.dispose()
+        return [tuple(row) for row in rows]
+
+
+@pytest.fixture(scope="session")
+def corpus(tmp_path_factory: pytest.TempPathFactory) -> Corpus:
+    """kaggle_10k (9,999) and the first 10,001 krazydad puzzles: 20,000 distinct puzzles."""
+    from concurrent.futures import ProcessPoolExecutor
+
+    with shared_file("kaggle_10k.txt").open() as kaggle:
+        puzzles = [line.strip() for line in kaggle if line.strip()]
+    with shared_file("krazydad_graded_56k.tsv").open() as krazydad:
+        for line in krazydad:
+            if len(puzzles) == 20_000:
+                break
+            puzzles.append(line.split("\t")[0])
+    assert len(set(puzzles)) == len(puzzles) == 20_000
+    path = tmp_path_factory.mktemp("corpus") / "faults.txt"
+    path.write_text("\n".join(puzzles) + "\n")
+    with ProcessPoolExecutor(2) as pool:
+        expected = dict(zip(puzzles, pool.map(_expected, puzzles, chunksize=500), strict=True))
+    return Corpus(path, puzzles, expected)

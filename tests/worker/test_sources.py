@@ -322,15 +322,18 @@ def test_content_hash_is_the_sha256_of_the_raw_bytes(write: Write) -> None:
     assert content_hash(packed) == hashlib.sha256(packed.read_bytes()).hexdigest()
 
 
-def test_the_bundled_sample_is_mostly_good_with_bad_lines_at_the_end() -> None:
-    """samples/sample.txt: about 300 puzzles accepted, then each deliberate bad line rejected."""
-    got = records(ROOT / "samples" / "sample.txt")
-    accepted = [r for r in got if isinstance(r, Accepted)]
-    rejected = [r for r in got if isinstance(r, Rejected)]
-    assert 250 <= len(accepted) <= 350
-    assert 3 <= len(rejected) <= 4
-    assert min(r.line for r in rejected) > max(r.line for r in accepted)
-    assert len({r.puzzle for r in accepted}) == len(accepted)
+def test_the_bundled_sample_is_all_good_and_the_broken_one_shows_each_mistake() -> None:
+    """samples/sample.txt: about 300 distinct puzzles, all accepted; broken.txt: 3 rejected."""
+    sample = records(ROOT / "samples" / "sample.txt")
+    assert all(isinstance(r, Accepted) for r in sample)
+    assert 250 <= len(sample) <= 350
+    assert len({r.puzzle for r in sample if isinstance(r, Accepted)}) == len(sample)
+    broken = records(ROOT / "samples" / "broken.txt")
+    reasons = [r.reason for r in broken if isinstance(r, Rejected)]
+    assert len(reasons) == 3
+    assert "expected 81 cells, got 80" in reasons[0]
+    assert "illegal character 'a'" in reasons[1]
+    assert "appears twice" in reasons[2]
 
 
 @pytest.mark.slow

@@ -14,8 +14,9 @@ import kombu.exceptions
 import redis.exceptions
 import sqlalchemy.exc
 from celery import Celery, Task
-from celery.exceptions import Reject
+from celery.exceptions import InvalidTaskError, Reject
 from celery.signals import task_failure, worker_process_init
+from celery.worker.request import Request
 
 from db.imports import BatchWork
 from db.results import record_batch, record_batch_failure
@@ -43,7 +44,29 @@ TRANSIENT_ERRORS: tuple[type[BaseException], ...] = (
 _settings = get_settings()
 
 
+class CheckedRequest(Request):  # type: ignore[misc]  # celery is untyped
+    """A request whose body must be `[args, kwargs, embed]`, refused as invalid otherwise.
+
+    Celery unpacks the body in the worker's main process, outside its error handling: a JSON
+    object or a bare string there stops the whole worker (and the message, restored, stops the
+    next one). Raised here, InvalidTaskError makes the consumer log the message and drop it.
+    """
+
+    def __init__(self, message: Any, **options: Any) -> None:
+        body = options.get("body") if options.get("decoded") else message.payload
+        if not (
+            isinstance(body, list | tuple)
+            and len(body) == 3
+            and isinstance(body[0], list | tuple)
+            and isinstance(body[1], dict)
+            and isinstance(body[2], dict | None)
+        ):
+            raise InvalidTaskError(f"body is not [args, kwargs, embed]: {body!r:.200}")
+        super().__init__(message, **options)
+
+
 @app.task(
+    Request=CheckedRequest,
     bind=True,
     name=TASK_NAME,
     autoretry_for=TRANSIENT_ERRORS,
@@ -51,6 +74,7 @@ _settings = get_settings()
     retry_backoff_max=_settings.retry_backoff_max,  # kept below the visibility timeout
     retry_jitter=True,  # spread the retries of many workers after an outage
     max_retries=_settings.task_max_retries,  # bounds transient retries and worker-lost retries
+    default_retry_delay=2,  # a batch whose process was killed runs again after 2 s, not 180 s
 )
 def solve_batch_task(self: Task, **message: Any) -> int:
     """Solve one batch and store its rows in one transaction; returns rows inserted."""
@@ -97,8 +121,8 @@ def _record_failed_batch(
 ) -> None:
     """A batch out of retries (or killed by the hard time limit) is marked failed, not lost."""
     batch_id = (kwargs or {}).get("batch_id")
-    if not isinstance(batch_id, int):
-        return
+    if not isinstance(batch_id, int) or isinstance(exception, Reject):
+        return  # a rejected message is malformed: its batch_id may name another, good batch
     reason = f"{type(exception).__name__}: {exception}"[:2000]
     try:
         with open_session() as session:
