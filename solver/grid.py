@@ -132,6 +132,8 @@ def _unit_label(kind: int, index: int, cells: Sequence[int]) -> tuple[str, str]:
 
 def find_conflict(grid: Sequence[int]) -> str | None:
     """Why the givens already break the rules (first offence found), or None if they do not."""
+    if not _any_repeat(grid):
+        return None  # the common case, checked with bitmasks; the words are built only if needed
     for n, unit in enumerate(UNITS):
         seen = Counter(grid[i] for i in unit if grid[i])
         for digit, times in seen.items():
@@ -141,6 +143,21 @@ def find_conflict(grid: Sequence[int]) -> str | None:
                 count = "twice" if times == 2 else f"{times} times"
                 return f"digit {digit} appears {count} in {where} ({which})"
     return None
+
+
+def _any_repeat(grid: Sequence[int]) -> bool:
+    """True when some digit is given twice in a row, column or box."""
+    seen = [0] * 27
+    for i, d in enumerate(grid):
+        if d:
+            bit = 1 << d
+            row, col, box = ROW_OF[i], 9 + COL_OF[i], 18 + BOX_OF[i]
+            if (seen[row] | seen[col] | seen[box]) & bit:
+                return True
+            seen[row] |= bit
+            seen[col] |= bit
+            seen[box] |= bit
+    return False
 
 
 def is_solution(puzzle: str | Sequence[int], solution: str | Sequence[int]) -> bool:

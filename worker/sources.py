@@ -144,7 +144,8 @@ def _open(path: Path) -> BufferedIOBase:
 def _physical_lines(stream: BufferedIOBase) -> Iterator[tuple[bytes, int]]:
     """(the line's first `_KEEP_BYTES` bytes, its full length) for each line, without EOL."""
     head, size, after_cr = b"", 0, False
-    while chunk := stream.read(_CHUNK):
+    # read1, not read: read() drops the bytes it gathered when a damaged archive raises
+    while chunk := stream.read1(_CHUNK):
         if after_cr and chunk.startswith(b"\n"):  # a CRLF split across two chunks
             chunk = chunk[1:]
         after_cr = chunk.endswith(b"\r")
@@ -233,16 +234,19 @@ def _judge_line(line: _Line) -> Record:
     return _judge(line.number, line.text, field[1], lambda i: (f"column {offset + i}", offset + i))
 
 
+_CELL_TEXT = ".123456789"  # a parsed cell (0 = empty) as normalised text
+
+
 def _judge(number: int, raw: str, cells: str, locate: _Locate) -> Record:
     """Accepted if the solver can normalise the cells and no two givens conflict."""
     try:
-        puzzle = solver.normalize(cells)
+        grid = solver.parse(cells)
     except solver.PuzzleFormatError as exc:
         return _format_rejection(number, raw, cells, exc, locate)
-    conflict = solver.find_conflict(solver.parse(puzzle))
+    conflict = solver.find_conflict(grid)
     if conflict is not None:
         return _reject(number, raw, f"conflicting givens: {conflict}")
-    return Accepted(number, puzzle)
+    return Accepted(number, "".join(_CELL_TEXT[d] for d in grid))
 
 
 def _format_rejection(
