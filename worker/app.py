@@ -39,6 +39,9 @@ def make_app(config: Settings | None = None) -> Celery:
             # Sweep for messages of dead workers every interval, not every 10 x interval.
             "unacked_restore_interval": s.unacked_restore_interval,
             "unacked_restore_throttle": 1,
+            # A worker killed during a sweep holds the sweep's lock until it expires (300 s
+            # by default), stopping every other worker's sweeps: keep that short.
+            "unacked_mutex_expire": 30,
         },
         # Keep retrying the broker at start-up and after a Redis restart.
         broker_connection_retry_on_startup=True,
