@@ -4,15 +4,18 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable, Mapping
+from datetime import datetime
 from itertools import islice
 from pathlib import Path
 from typing import Any
+
+from db.views import puzzle_results
 
 ROW_GROUP = 50_000
 
 
 def write_parquet(rows: Iterable[Mapping[Any, Any]], out: Path) -> int:
-    """Write rows to a Parquet file; returns how many were written."""
+    """Write `puzzle_results` rows to a Parquet file; returns how many were written."""
     try:
         import pyarrow as pa
         import pyarrow.parquet as pq
@@ -22,21 +25,29 @@ def write_parquet(rows: Iterable[Mapping[Any, Any]], out: Path) -> int:
         raise click.ClickException(
             "parquet export needs pyarrow: pip install 'sudoku-batch[parquet]'"
         ) from None
-    iterator = iter(rows)
-    writer = None
+    schema = pa.schema([(column.name, _arrow_type(pa, column.type)) for column in puzzle_results.c])
     written = 0
-    try:
+    iterator = iter(rows)
+    with pq.ParquetWriter(out, schema) as writer:
         while group := list(islice(iterator, ROW_GROUP)):
-            columns = {k: [_flat(r[k]) for r in group] for k in group[0]}
-            batch = pa.table(columns)
-            if writer is None:
-                writer = pq.ParquetWriter(out, batch.schema)
-            writer.write_table(batch.cast(writer.schema))
+            columns = {name: [_flat(row[name]) for row in group] for name in schema.names}
+            writer.write_table(pa.table(columns, schema=schema))
             written += len(group)
-    finally:
-        if writer is not None:
-            writer.close()
     return written
+
+
+def _arrow_type(pa: Any, sql_type: Any) -> Any:
+    """The Arrow type of a view column (JSON columns are written as JSON text)."""
+    try:
+        python_type = sql_type.python_type
+    except NotImplementedError:
+        python_type = str
+    return {
+        int: pa.int64(),
+        float: pa.float64(),
+        bool: pa.bool_(),
+        datetime: pa.timestamp("us", tz="UTC"),
+    }.get(python_type, pa.string())
 
 
 def _flat(value: Any) -> Any:

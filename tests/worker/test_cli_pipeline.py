@@ -16,6 +16,11 @@ import solver
 from worker.cli import main
 
 QUEUE = "sudoku"
+SAMPLE_TAIL = [
+    line
+    for line in (Path(__file__).resolve().parents[2] / "samples" / "sample.txt").read_text().split()
+    if len(line) == 81
+][-10:]  # ten puzzles the 120-line fixture file does not hold
 
 
 def invoke(*args: str) -> Result:
@@ -172,3 +177,27 @@ def _body(message: dict[str, object]) -> str:
     body = message["body"]
     assert message["properties"]["body_encoding"] == "base64"  # type: ignore[index]
     return base64.b64decode(str(body)).decode()
+
+
+def test_import_sends_nothing_for_puzzles_already_solved(
+    env: dict[str, str], puzzle_file: Path, tmp_path: Path
+) -> None:
+    """A second collection sharing puzzles with a solved one queues only its new puzzles."""
+    invoke("run", str(puzzle_file))  # solves the 120 puzzles of the first file
+    known = [line for line in puzzle_file.read_text().split() if len(line) == 81][:30]
+    fresh = list(SAMPLE_TAIL)
+    mixed = tmp_path / "mixed.txt"
+    mixed.write_text("\n".join(known + fresh) + "\n")
+    broker = redis.Redis.from_url(env["SUDOKU_BROKER_URL"])
+    broker.delete(QUEUE)
+    invoke("import", str(mixed), "--batch-size", "50")
+    sent = [
+        givens
+        for message in broker.lrange(QUEUE, 0, -1)
+        for _, givens in json.loads(_body(json.loads(message)))[1]["puzzles"]
+    ]
+    assert sorted(sent) == sorted(fresh)
+    [(done, total)] = table_rows(
+        env["SUDOKU_DATABASE_URL"], "SELECT done, total FROM collections WHERE name = 'mixed'"
+    )
+    assert (done, total) == (len(set(known)), len(set(known)) + len(fresh))  # known: solved
