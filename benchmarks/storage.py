@@ -76,6 +76,8 @@ def result_row(rng: random.Random, puzzle_id: int) -> dict[str, Any]:
         "nodes": 1 + guesses * 3,
         "difficulty": rng.choice(("easy", "medium", "hard", "diabolical", "extreme")),
         "difficulty_score": rng.uniform(1, 10),
+        "ep": 1.2,
+        "ed": 1.2,
         "solver_version": "1.0.0",
         "solve_ms": rng.uniform(0.5, 20),
         "worker_host": "bench-host",

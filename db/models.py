@@ -217,6 +217,12 @@ class Result(Base):
     difficulty_score: Mapped[float | None] = mapped_column(
         Float, index=True, comment="Numeric difficulty the label is cut from; higher is harder."
     )
+    ep: Mapped[float | None] = mapped_column(
+        Float, comment="Sudoku Explainer EP: the hardest step up to the first placement of a digit."
+    )
+    ed: Mapped[float | None] = mapped_column(
+        Float, comment="Sudoku Explainer ED: the value of the first step."
+    )
     solver_version: Mapped[str] = mapped_column(String(32), comment="solver.SOLVER_VERSION.")
     solve_ms: Mapped[float | None] = mapped_column(Float, comment="Solver wall time, ms.")
     worker_host: Mapped[str | None] = mapped_column(String(255), comment="Host that solved it.")

@@ -50,6 +50,8 @@ puzzle_results = Table(
     Column("nodes", Integer),
     Column("difficulty", String(16)),
     Column("difficulty_score", Float),
+    Column("ep", Float),
+    Column("ed", Float),
     Column("solver_version", String(32)),
     Column("solve_ms", Float),
     Column("solved_at", Timestamp),

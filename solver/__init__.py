@@ -16,7 +16,7 @@ from solver.ladder import LADDER, Rung
 from solver.rating import LADDER_CEILING
 from solver.result import Metrics, SolveResult
 
-SOLVER_VERSION = "1.0.0"
+SOLVER_VERSION = "1.1.0"
 
 __all__ = [
     "LADDER",

@@ -4,7 +4,8 @@ A board keeps two flat lists of 81 ints: ``values`` (the placed digit, 0 while e
 ``cands`` (the candidate mask of an empty cell, 0 once the cell holds a digit). Placing a digit
 removes it from the candidates of the cell's peers. A contradiction (an empty cell with no
 candidate, a digit with no place left in a unit) is recorded in ``contradiction`` as a
-sentence, not raised: the caller checks it after each step.
+sentence, not raised: the caller checks it after each step. A technique whose SE value
+depends on the instance (a longer chain, a rarer type) adds the extra to ``bonus``.
 """
 
 from __future__ import annotations
@@ -15,13 +16,16 @@ from solver.grid import ALL, BIT, DIGIT_OF, PEERS, Grid, Mask, cell_name
 class Board:
     """Placed digits, candidates, the count of empty cells, and the first contradiction met."""
 
-    __slots__ = ("cands", "contradiction", "empty", "values")
+    __slots__ = ("bonus", "cands", "contradiction", "digit_cells", "empty", "values")
 
     def __init__(self, values: list[int], cands: list[Mask]) -> None:
         self.values = values
         self.cands = cands
         self.empty = values.count(0)
         self.contradiction: str | None = None
+        self.bonus = 0.0
+        # Cache of solver.bitboard.digit_boards(cands); dropped by every change.
+        self.digit_cells: list[int] | None = None
 
     @classmethod
     def from_grid(cls, grid: Grid) -> Board:
@@ -63,6 +67,7 @@ def place(board: Board, i: int, bit: Mask) -> bool:
         board.contradiction = f"cell {cell_name(i)} cannot hold {DIGIT_OF[bit]}"
         return False
     board.values[i] = DIGIT_OF[bit]
+    board.digit_cells = None
     cands[i] = 0
     board.empty -= 1
     for p in PEERS[i]:
@@ -79,6 +84,7 @@ def eliminate(board: Board, i: int, mask: Mask) -> bool:
     cands = board.cands
     if not cands[i] & mask:
         return False
+    board.digit_cells = None
     cands[i] &= ~mask
     if not cands[i]:
         board.contradiction = f"cell {cell_name(i)} has no candidate left"

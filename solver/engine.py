@@ -1,4 +1,9 @@
-"""``solve``: check the givens, climb the ladder, search if it stalls, verify, rate."""
+"""``solve``: check the givens, climb the ladder, search if it stalls, verify, rate.
+
+Uniqueness is always proven, never assumed: a ladder path that used a technique assuming a
+unique solution (unique rectangle, BUG) is rated only after a search from the givens has shown
+the solution is unique; otherwise the puzzle is reported ``multiple``.
+"""
 
 from __future__ import annotations
 
@@ -7,7 +12,7 @@ from collections.abc import Sequence
 from solver import rating
 from solver.board import Board
 from solver.grid import Grid, check_grid, find_conflict, is_solution, parse, to_text
-from solver.ladder import climb, hardest
+from solver.ladder import ASSUMES_UNIQUENESS, EXACT_LADDER, Step, climb, hardest, merge
 from solver.result import Metrics, SolveResult, Status
 from solver.search import Search
 
@@ -28,25 +33,68 @@ def solve(puzzle: str | Sequence[int], *, node_budget: int = 200_000) -> SolveRe
     if conflict:
         return _unrated(text, "invalid", conflict, Metrics(givens=givens))
     board = Board.from_grid(grid)
-    counts = climb(board) if board.contradiction is None else {}
+    path: list[Step] = []
+    counts, stall = _climb(board, path)
     logic = Metrics(
         solved_by_elimination=board.solved() and board.contradiction is None,
         hardest_technique=hardest(counts),
         technique_counts=counts,
         givens=givens,
     )
+    if ASSUMES_UNIQUENESS.intersection(counts):
+        proof = _unique_proof(grid, text, logic, node_budget)
+        if proof is not None:
+            return proof
     if board.contradiction is not None:
         return _unrated(text, "unsolvable", board.contradiction, logic)
     if board.solved():
-        score = rating.ladder_score(counts)
-        return _solved(grid, text, tuple(board.values), logic, score, rating.label(score, False))
-    return _searched(grid, text, board, logic, node_budget)
+        beyond = None if stall is None else rating.stalled_score(stall, node_budget)
+        return _solved(grid, text, tuple(board.values), logic, path, beyond, False)
+    return _searched(grid, text, board, logic, path, stall, node_budget)
 
 
-def _searched(grid: Grid, text: str, board: Board, logic: Metrics, budget: int) -> SolveResult:
-    """The outcome when the ladder stalls: search from the ladder's pencil marks."""
+def _climb(board: Board, path: list[Step]) -> tuple[dict[str, int], list[int] | None]:
+    """Climb the exact ladder, then the whole ladder (chains) if it stalls. Returns the
+    technique counts and the pencil marks where the exact ladder stalled (None if it did not)."""
+    if board.contradiction is not None:
+        return {}, None
+    counts = climb(board, EXACT_LADDER, path)
+    if board.solved() or board.contradiction is not None:
+        return counts, None
+    stall = board.masks()
+    return merge(counts, climb(board, path=path)), stall
+
+
+def _unique_proof(grid: Grid, text: str, logic: Metrics, budget: int) -> SolveResult | None:
+    """Search from the givens: the final result if the puzzle is not uniquely solvable (or
+    the search gives up), None when it has exactly one solution (the path may stand)."""
     run = Search(node_budget=budget)
-    run.run(board.masks())
+    run.run(Board.from_grid(grid).masks())
+    if run.gave_up:
+        return _unrated(text, "gave_up", None, logic)
+    if not run.solutions:
+        return _unrated(text, "unsolvable", "no solution: every branch of the search fails", logic)
+    for found in run.solutions:
+        _verify(grid, found)
+    if len(run.solutions) > 1:
+        return _unrated(text, "multiple", None, logic)
+    return None
+
+
+def _searched(
+    grid: Grid,
+    text: str,
+    board: Board,
+    logic: Metrics,
+    path: list[Step],
+    stall: list[int] | None,
+    budget: int,
+) -> SolveResult:
+    """The outcome when the ladder stalls: search from the ladder's pencil marks (``stall``:
+    where the exact ladder stalled, before the chains)."""
+    masks = board.masks()
+    run = Search(node_budget=budget)
+    run.run(masks)
     metrics = Metrics(
         solved_by_elimination=False,
         hardest_technique=logic.hardest_technique,
@@ -67,8 +115,10 @@ def _searched(grid: Grid, text: str, board: Board, logic: Metrics, budget: int) 
         _verify(grid, found)
     if len(run.solutions) > 1:
         return _unrated(text, "multiple", None, metrics)
-    score = rating.search_score(run.guesses)
-    return _solved(grid, text, run.solutions[0], metrics, score, rating.label(score, True))
+    stall = stall or masks
+    reuse = run.guesses if stall == masks else None
+    beyond = rating.stalled_score(stall, budget, reuse)
+    return _solved(grid, text, run.solutions[0], metrics, path, beyond, True)
 
 
 def _verify(grid: Grid, solution: Sequence[int]) -> None:
@@ -78,11 +128,19 @@ def _verify(grid: Grid, solution: Sequence[int]) -> None:
 
 
 def _solved(
-    grid: Grid, text: str, solution: Sequence[int], metrics: Metrics, score: float, name: str
+    grid: Grid,
+    text: str,
+    solution: Sequence[int],
+    metrics: Metrics,
+    path: list[Step],
+    beyond: float | None,
+    searched: bool,
 ) -> SolveResult:
-    """A verified ``solved`` result."""
+    """A verified ``solved`` result, rated from its path and the estimate beyond the ladder."""
     _verify(grid, solution)
-    return SolveResult(text, "solved", to_text(solution), None, metrics, score, name)
+    score, ep, ed = rating.rate(path, beyond)
+    name = rating.label(score, searched)
+    return SolveResult(text, "solved", to_text(solution), None, metrics, score, name, ep, ed)
 
 
 def _unrated(text: str, status: Status, reason: str | None, metrics: Metrics) -> SolveResult:

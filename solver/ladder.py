@@ -1,10 +1,12 @@
-"""The ladder: the techniques as rungs ordered by Sudoku Explainer value, applied easiest first.
+"""The ladder: the techniques as rungs in Sudoku Explainer's order, applied easiest first.
 
 After every step that changes the board the climb restarts from the bottom rung, as Sudoku
 Explainer does, so the hardest rung used is the hardest step of an easiest-first path. One
-step applies every instance a rung finds in one sweep. To add a technique, write a function
-``(Board) -> int`` in ``solver.techniques`` and insert a ``Rung`` at its SE value; nothing else
-changes (the rating's ceiling follows the table).
+step applies every instance a rung finds in one sweep, and is recorded on the path (``Step``).
+The order is SE's: ascending value, except that SE tries its whole turbot family (empty
+rectangle, 4.3) before XY-Wing (4.2). To add a technique, write a function ``(Board) -> int``
+in its module, export it from ``solver.techniques`` and insert a ``Rung`` where SE tries it;
+the rating's ceiling follows the table.
 """
 
 from __future__ import annotations
@@ -25,36 +27,87 @@ class Rung:
     apply: Callable[[Board], int]
 
 
+# In Sudoku Explainer's order (easiest first; SE also tries its direct variants, which place a
+# digit, before the naked single).
 LADDER: tuple[Rung, ...] = (
+    Rung("full_house", 1.0, t.full_house),
     Rung("hidden_single_box", 1.2, t.hidden_single_box),
     Rung("hidden_single_line", 1.5, t.hidden_single_line),
+    Rung("direct_pointing", 1.7, t.direct_pointing),
+    Rung("direct_claiming", 1.9, t.direct_claiming),
+    Rung("direct_hidden_pair", 2.0, t.direct_hidden_pair),
     Rung("naked_single", 2.3, t.naked_single),
+    Rung("direct_hidden_triple", 2.5, t.direct_hidden_triple),
     Rung("pointing", 2.6, t.pointing),
     Rung("claiming", 2.8, t.claiming),
     Rung("naked_pair", 3.0, t.naked_pair),
     Rung("x_wing", 3.2, t.x_wing),
     Rung("hidden_pair", 3.4, t.hidden_pair),
     Rung("naked_triple", 3.6, t.naked_triple),
+    Rung("swordfish", 3.8, t.swordfish),
     Rung("hidden_triple", 4.0, t.hidden_triple),
+    Rung("skyscraper", 4.0, t.skyscraper),
+    Rung("two_string_kite", 4.1, t.two_string_kite),
+    Rung("turbot_fish", 4.2, t.turbot_fish),
+    Rung("empty_rectangle", 4.3, t.empty_rectangle),
+    Rung("xy_wing", 4.2, t.xy_wing),
+    Rung("xyz_wing", 4.4, t.xyz_wing),
+    Rung("unique_rectangle", 4.5, t.unique_rectangle),
+    Rung("naked_quad", 5.0, t.naked_quad),
+    Rung("jellyfish", 5.2, t.jellyfish),
+    Rung("hidden_quad", 5.4, t.hidden_quad),
+    Rung("bug", 5.6, t.bug),
+    Rung("forcing_chain", 6.6, t.forcing_chain),
 )
 VALUES = {rung.name: rung.value for rung in LADDER}
+# Rungs rated by an estimate rather than their own value (see solver.rating): our forcing
+# chains propagate singles dynamically, so they also solve what SE needs much harder chains for.
+ESTIMATED = frozenset({"forcing_chain"})
+EXACT_LADDER = tuple(rung for rung in LADDER if rung.name not in ESTIMATED)
+# Rungs that assume a unique solution: a path using one proves nothing about uniqueness.
+ASSUMES_UNIQUENESS = frozenset({"unique_rectangle", "bug"})
 
 
-def climb(board: Board, rungs: Sequence[Rung] = LADDER) -> dict[str, int]:
+@dataclass(frozen=True)
+class Step:
+    """One step of the path: the rung, its SE value (with the instance's bonus), and whether
+    it placed a digit (else it only removed candidates)."""
+
+    name: str
+    value: float
+    placed: bool
+
+
+def climb(
+    board: Board, rungs: Sequence[Rung] = LADDER, path: list[Step] | None = None
+) -> dict[str, int]:
     """Apply the easiest rung that fires until the board is solved, stuck or contradictory.
 
-    Returns how often each rung fired (only rungs that fired, in ladder order).
+    Returns how often each rung fired (only rungs that fired, in ladder order); each step is
+    appended to ``path`` when one is given.
     """
     counts = [0] * len(rungs)
     k = 0
     while k < len(rungs) and board.empty and board.contradiction is None:
+        board.bonus = 0.0
+        empty = board.empty
         fired = rungs[k].apply(board)
         if fired:
             counts[k] += fired
+            if path is not None:
+                value = round(rungs[k].value + board.bonus, 1)
+                path.append(Step(rungs[k].name, value, board.empty < empty))
             k = 0
         else:
             k += 1
     return {rung.name: n for rung, n in zip(rungs, counts, strict=True) if n}
+
+
+def merge(*counts: dict[str, int]) -> dict[str, int]:
+    """Technique counts of several climbs added up, in ladder order."""
+    return {
+        rung.name: total for rung in LADDER if (total := sum(c.get(rung.name, 0) for c in counts))
+    }
 
 
 def hardest(counts: dict[str, int]) -> str | None:

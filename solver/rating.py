@@ -1,27 +1,36 @@
 """Difficulty on the Sudoku Explainer (SE) scale, and its Sudoku Exchange label.
 
-* Solved by the ladder: the SE value of the hardest technique on the easiest-first path
-  (``1.0``, the bottom of the scale, when the puzzle has no empty cell).
-* Needs search: ``SEARCH_FLOOR + SEARCH_SLOPE * log2(1 + guesses)``, capped at ``SCALE_TOP``.
-  ``SEARCH_FLOOR`` is 0.1 above ``LADDER_CEILING`` (the highest rung of the ladder), so every
-  searched puzzle rates strictly above every puzzle the ladder solves, and the score grows with
-  the search effort. ``guesses`` counts the whole search, the proof of uniqueness included.
+* Solved by the exact ladder (every rung up to BUG): the SE value of the hardest step on the
+  easiest-first path (``1.0``, the bottom of the scale, when the puzzle has no empty cell).
+* Beyond it (the puzzle needs forcing chains, or search): an estimate from the position where
+  the exact ladder stalled, ``ESTIMATE_BASE + ESTIMATE_SLOPE * (effort + CANDIDATE_WEIGHT *
+  candidates)``, where ``effort`` is the mean of log2(1 + guesses) of a search from that
+  position and of a few symmetric copies of it (``solver.effort``, uniqueness proof included)
+  and ``candidates`` the number of candidates left there. Clamped to ``SEARCH_FLOOR`` (0.1
+  above ``LADDER_CEILING``, the top exact rung) and ``SCALE_TOP``, never below the hardest
+  exact step taken, and monotone in both inputs. Constants fitted by least squares on the
+  tuning part of se_rated_6k (benchmarks/rating.py holds the rest out).
+* EP and ED, as SE computes them (``Solver.getDifficulty``): ED is the value of the first
+  step; EP the hardest step up to and including the first step that places a digit (steps
+  rated by estimate count at the puzzle's score).
 * Labels: easy < 1.5 <= medium < 2.5 <= hard < 5.0 <= diabolical; ``extreme`` for every
   puzzle that needs search, whatever its score.
-
-The slope is a first guess; a later issue calibrates it against rated collections.
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 
-from solver.ladder import LADDER, VALUES
+from solver.effort import mean_log_guesses
+from solver.grid import POPCOUNT, Mask
+from solver.ladder import ESTIMATED, EXACT_LADDER, VALUES, Step
 
-LADDER_CEILING = max(rung.value for rung in LADDER)
+LADDER_CEILING = max(rung.value for rung in EXACT_LADDER)
 SEARCH_FLOOR = round(LADDER_CEILING + 0.1, 1)
-SEARCH_SLOPE = 0.7
+ESTIMATE_BASE = 4.05
+ESTIMATE_SLOPE = 0.5
+CANDIDATE_WEIGHT = 0.03
 SCALE_TOP = 11.9
 SCALE_BOTTOM = 1.0
 BUCKETS = ((1.5, "easy"), (2.5, "medium"), (5.0, "hard"))
@@ -34,9 +43,36 @@ def ladder_score(counts: Mapping[str, int]) -> float:
     return max((VALUES[name] for name in counts), default=SCALE_BOTTOM)
 
 
-def search_score(guesses: int) -> float:
-    """The score of a puzzle that needed search: monotone in ``guesses``, within the scale."""
-    return round(min(SCALE_TOP, SEARCH_FLOOR + SEARCH_SLOPE * math.log2(1 + guesses)), 2)
+def estimate(effort: float, candidates: int = 0) -> float:
+    """The score above the exact ladder: monotone in both inputs, within the scale."""
+    raw = ESTIMATE_BASE + ESTIMATE_SLOPE * (effort + CANDIDATE_WEIGHT * candidates)
+    return round(min(SCALE_TOP, max(SEARCH_FLOOR, raw)), 2)
+
+
+def search_score(guesses: float) -> float:
+    """The estimate for a search of ``guesses`` guesses (log2(1 + guesses) of effort)."""
+    return estimate(math.log2(1 + guesses))
+
+
+def stalled_score(masks: list[Mask], budget: int, first: int | None = None) -> float:
+    """The estimate for the position where the exact ladder stalled (``first``: the guesses
+    of a search from that very position, when one was already made)."""
+    candidates = sum(POPCOUNT[m] for m in masks if m & (m - 1))
+    return estimate(mean_log_guesses(masks, budget, first), candidates)
+
+
+def rate(path: Sequence[Step], beyond: float | None) -> tuple[float, float, float]:
+    """(score, EP, ED) of a solved puzzle from its path, and the estimate when the exact
+    ladder stalled (None when it solved the puzzle)."""
+    values = [
+        beyond if beyond is not None and step.name in ESTIMATED else step.value for step in path
+    ]
+    top = max(values, default=SCALE_BOTTOM)
+    score = top if beyond is None else max(top, beyond)
+    ed = values[0] if values else score
+    first = next((k for k, step in enumerate(path) if step.placed), None)
+    ep = score if first is None else max(values[: first + 1])
+    return score, ep, ed
 
 
 def label(score: float, searched: bool) -> str:

@@ -48,7 +48,12 @@ class Metrics:
 
 @dataclass(frozen=True)
 class SolveResult:
-    """The outcome for one puzzle (see docs/architecture.md, section ``solver``)."""
+    """The outcome for one puzzle (see docs/architecture.md, section ``solver``).
+
+    ``ep`` and ``ed`` are Sudoku Explainer's companions of the score (docs/difficulty.md): ED
+    the value of the first step, EP the hardest step up to the first placement; None
+    whenever ``difficulty_score`` is.
+    """
 
     puzzle: str
     status: Status
@@ -57,6 +62,8 @@ class SolveResult:
     metrics: Metrics
     difficulty_score: float | None
     difficulty: str | None
+    ep: float | None = None
+    ed: float | None = None
 
     def to_dict(self) -> dict[str, Any]:
         """Plain JSON-ready values; ``metrics`` as a nested dict."""
@@ -68,4 +75,6 @@ class SolveResult:
             "metrics": self.metrics.to_dict(),
             "difficulty_score": self.difficulty_score,
             "difficulty": self.difficulty,
+            "ep": self.ep,
+            "ed": self.ed,
         }

@@ -49,6 +49,8 @@ def result_row(puzzle_id: int, result: solver.SolveResult, solve_ms: float) -> R
         "nodes": metrics.nodes,
         "difficulty": result.difficulty,
         "difficulty_score": result.difficulty_score,
+        "ep": result.ep,
+        "ed": result.ed,
         "solver_version": solver.SOLVER_VERSION,
         "solve_ms": round(solve_ms, 3),
         "worker_host": HOST,

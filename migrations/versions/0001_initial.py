@@ -26,7 +26,7 @@ SELECT c.id AS collection_id, c.name AS collection, cp.line, cp.is_duplicate, cp
        b.status AS batch_status, b.error AS batch_error, p.id AS puzzle_id, p.givens AS puzzle, p.givens_count,
        r.status, r.solution, r.reason, r.solved_by_elimination, r.hardest_technique,
        r.technique_counts, r.recursion_depth, r.guesses, r.backtracks, r.nodes,
-       r.difficulty, r.difficulty_score, r.solver_version, r.solve_ms, r.solved_at
+       r.difficulty, r.difficulty_score, r.ep, r.ed, r.solver_version, r.solve_ms, r.solved_at
 FROM collection_puzzles AS cp
 JOIN collections AS c ON c.id = cp.collection_id
 JOIN puzzles AS p ON p.id = cp.puzzle_id
@@ -107,6 +107,8 @@ def upgrade() -> None:
     sa.Column('nodes', sa.Integer(), nullable=True, comment='Search nodes visited.'),
     sa.Column('difficulty', sa.String(length=16), nullable=True, comment='Label: easy, medium, hard, diabolical or extreme.'),
     sa.Column('difficulty_score', sa.Float(), nullable=True, comment='Numeric difficulty the label is cut from; higher is harder.'),
+    sa.Column('ep', sa.Float(), nullable=True, comment='Sudoku Explainer EP: the hardest step up to the first placement of a digit.'),
+    sa.Column('ed', sa.Float(), nullable=True, comment='Sudoku Explainer ED: the value of the first step.'),
     sa.Column('solver_version', sa.String(length=32), nullable=False, comment='solver.SOLVER_VERSION.'),
     sa.Column('solve_ms', sa.Float(), nullable=True, comment='Solver wall time, ms.'),
     sa.Column('worker_host', sa.String(length=255), nullable=True, comment='Host that solved it.'),

@@ -39,6 +39,8 @@ def result_row(puzzle_id: int, **overrides: Any) -> dict[str, Any]:
         "nodes": 1,
         "difficulty": "easy",
         "difficulty_score": 1.0,
+        "ep": 1.0,
+        "ed": 1.0,
         "solver_version": "test",
         "solve_ms": 1.5,
         "worker_host": "test-host",

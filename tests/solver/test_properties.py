@@ -9,7 +9,9 @@ from hypothesis import strategies as st
 import solver
 from solver.board import Board
 from solver.grid import BIT, PEERS
-from solver.ladder import climb
+from solver.ladder import ASSUMES_UNIQUENESS, LADDER, climb
+
+SOUND_RUNGS = [rung for rung in LADDER if rung.name not in ASSUMES_UNIQUENESS]
 
 BASE = tuple((3 * (r % 3) + r // 3 + c) % 9 + 1 for r in range(9) for c in range(9))
 
@@ -86,11 +88,12 @@ def test_the_ladder_never_removes_the_true_digit(case: tuple[tuple[int, ...], ..
     """Every placed digit and every remaining candidate set agrees with a known solution.
 
     Sound techniques keep the digits of every solution, so this holds even when the puzzle
-    has several solutions.
+    has several solutions. (Unique rectangle and BUG assume one solution: left out here; the
+    engine never trusts them for the status.)
     """
     puzzle, full = case
     board = Board.from_grid(puzzle)
-    climb(board)
+    climb(board, SOUND_RUNGS)
     assert board.contradiction is None
     for i in range(81):
         if board.values[i]:

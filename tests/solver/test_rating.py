@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import pytest
 
+import solver
 from solver import rating
-from solver.ladder import LADDER
+from solver.ladder import EXACT_LADDER, Step
 
 
 def test_the_ladder_score_is_the_se_value_of_the_hardest_technique() -> None:
@@ -14,11 +15,53 @@ def test_the_ladder_score_is_the_se_value_of_the_hardest_technique() -> None:
     assert rating.ladder_score(counts) == 3.2
 
 
-def test_search_scores_sit_strictly_above_every_ladder_value() -> None:
-    """Even one guess rates above the top rung, which is where the ceiling comes from."""
-    assert max(rung.value for rung in LADDER) == rating.LADDER_CEILING
+def test_search_scores_sit_strictly_above_every_exact_ladder_value() -> None:
+    """Even no guess rates above the top exact rung, which is where the ceiling comes from."""
+    assert max(rung.value for rung in EXACT_LADDER) == rating.LADDER_CEILING
     assert rating.search_score(1) > rating.LADDER_CEILING
     assert rating.search_score(0) > rating.LADDER_CEILING
+
+
+def test_the_estimate_grows_with_effort_and_candidates() -> None:
+    """More search effort or more candidates left never lower the estimate."""
+    for n in (0, 40, 120):
+        by_effort = [rating.estimate(e, n) for e in (0, 2, 5, 9, 30)]
+        assert by_effort == sorted(by_effort)
+    for e in (0, 2, 5, 9):
+        by_candidates = [rating.estimate(e, n) for n in (0, 40, 120, 400)]
+        assert by_candidates == sorted(by_candidates)
+    assert rating.estimate(0, 0) == rating.SEARCH_FLOOR
+
+
+def test_ep_and_ed_follow_sudoku_explainer() -> None:
+    """ED: the first step; EP: the hardest step up to the first placement; ER: the hardest."""
+    path = [
+        Step("pointing", 2.6, False),
+        Step("x_wing", 3.2, False),
+        Step("hidden_single_box", 1.2, True),
+        Step("xy_wing", 4.2, False),
+    ]
+    assert rating.rate(path, None) == (4.2, 3.2, 2.6)
+
+
+def test_a_searched_puzzle_rates_at_least_its_hardest_exact_step() -> None:
+    """The estimate never undercuts a step the exact ladder took before stalling."""
+    path = [Step("bug", 5.6, True), Step("forcing_chain", 6.6, False)]
+    score, ep, ed = rating.rate(path, rating.SEARCH_FLOOR)
+    assert score == 5.7
+    assert (ep, ed) == (5.6, 5.6)
+
+
+def test_the_result_carries_ep_and_ed() -> None:
+    """A solved puzzle reports ER >= EP >= ED... as floats; an unsolved one None."""
+    result = solver.solve(
+        "...4.31..37..9....6...7...9......415..9...7..842......1...5...2....6..81..62.1..."
+    )
+    assert result.difficulty_score == 3.0
+    assert result.ep is not None
+    assert result.ed is not None
+    assert result.difficulty_score >= result.ep >= result.ed
+    assert solver.solve("." * 81).ep is None
 
 
 def test_the_search_score_grows_with_effort_and_is_capped() -> None:

@@ -8,6 +8,8 @@ import time
 import pytest
 
 import solver
+from solver.board import Board
+from solver.ladder import climb
 from solver.result import STATUSES
 
 EASY = "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......"
@@ -117,6 +119,8 @@ def test_to_dict_is_plain_json_and_the_result_is_frozen() -> None:
         "metrics",
         "difficulty_score",
         "difficulty",
+        "ep",
+        "ed",
     }
     assert result.status in STATUSES
     with pytest.raises(AttributeError):
@@ -137,3 +141,29 @@ def test_the_solver_raises_rather_than_return_a_wrong_solution(
 def test_solver_version_is_a_dotted_string() -> None:
     """SOLVER_VERSION looks like 1.2.3."""
     assert solver.SOLVER_VERSION.count(".") == 2
+
+
+# A puzzle with several solutions that the ladder nevertheless "solves" with a unique
+# rectangle, whose deduction assumes a single solution (from multi_solution_10k.txt).
+UR_TRAP = "8.........59.......76.........572..8...413.9....8961.....651947...938216...724583"
+
+
+def test_a_path_using_uniqueness_never_makes_a_multi_solution_puzzle_solved() -> None:
+    """The ladder completes the grid via a unique rectangle, yet the status is multiple."""
+    board = Board.from_grid(solver.parse(UR_TRAP))
+    counts = climb(board)
+    assert board.solved()
+    assert "unique_rectangle" in counts
+    result = solver.solve(UR_TRAP)
+    assert result.status == "multiple"
+    assert result.difficulty_score is None
+    assert result.solution is None
+
+
+def test_a_unique_puzzle_solved_with_a_unique_rectangle_is_proven_and_rated() -> None:
+    """Uniqueness proven by search, the rectangle's value stands (SE rates this one 4.5)."""
+    puzzle = "9..8.1..5...6.7...87.....6949.....57.8.....2....375....4.....7...8.6.9..1.9...6.3"
+    result = solver.solve(puzzle)
+    assert result.status == "solved"
+    assert result.metrics.hardest_technique == "unique_rectangle"
+    assert result.difficulty_score == 4.5

@@ -1,0 +1,111 @@
+"""Locked candidates: where a box and a line cross.
+
+Pointing (SE 2.6): a digit confined to one line within a box leaves the rest of the line.
+Claiming (SE 2.8): a digit confined to one box within a line leaves the rest of the box.
+Their "direct" forms (SE 1.7 and 1.9) are Sudoku Explainer's cheaper steps: the same pattern,
+when the candidates it would remove leave the digit a single place in another box (pointing)
+or another parallel line (claiming). A direct step only places that digit, as in SE; the
+eliminations themselves are not applied.
+"""
+
+from __future__ import annotations
+
+from solver.bitboard import UNIT_BB, board_digits, first_cell
+from solver.board import Board, eliminate
+from solver.grid import BIT, BOX_OF, COL_OF, ROW_OF, UNITS
+from solver.singles import place_all
+
+
+def _crossings(pointing: bool) -> tuple[tuple[int, int, tuple[tuple[int, int], ...]], ...]:
+    """For each source unit (boxes when pointing, lines when claiming): (unit, its bitboard,
+    the (target unit, shared cells) of every unit of the other kind crossing it)."""
+    sources = range(18, 27) if pointing else range(18)
+    targets = range(18) if pointing else range(18, 27)
+    return tuple(
+        (
+            s,
+            UNIT_BB[s],
+            tuple((t, UNIT_BB[s] & UNIT_BB[t]) for t in targets if UNIT_BB[s] & UNIT_BB[t]),
+        )
+        for s in sources
+    )
+
+
+CROSSINGS = {True: _crossings(True), False: _crossings(False)}
+
+
+def _parallel(unit: int, i: int) -> int:
+    """The unit of the same kind as ``unit`` (row, column or box) that holds cell ``i``."""
+    if unit < 9:
+        return ROW_OF[i]
+    if unit < 18:
+        return 9 + COL_OF[i]
+    return 18 + BOX_OF[i]
+
+
+def _locks(board: Board, pointing: bool) -> list[tuple[int, int, int]]:
+    """Every (digit 0-8, source unit, target unit) where the digit's candidates in the source
+    (the box when pointing, the line when claiming) all lie in the target and leave >= 2."""
+    found = []
+    crossings = CROSSINGS[pointing]
+    for d, bb in enumerate(board_digits(board)):
+        for source, source_bb, targets in crossings:
+            inside = bb & source_bb
+            if not inside & (inside - 1):
+                continue
+            for target, shared in targets:
+                if not inside & ~shared:
+                    if bb & UNIT_BB[target] & ~shared:
+                        found.append((d, source, target))
+                    break
+    return found
+
+
+def _locked(board: Board, pointing: bool) -> int:
+    """Apply every pointing (or claiming) elimination; the count of patterns that removed."""
+    fired = 0
+    for d, source, target in _locks(board, pointing):
+        bit = BIT[d + 1]
+        hits = [eliminate(board, i, bit) for i in UNITS[target] if i not in UNITS[source]]
+        fired += any(hits)
+    return fired
+
+
+def _direct(board: Board, pointing: bool) -> int:
+    """Place the hidden singles the locked patterns create in a unit of the source's kind."""
+    boards = board_digits(board)
+    placements = []
+    for d, source, target in _locks(board, pointing):
+        bb = boards[d]
+        removed = bb & UNIT_BB[target] & ~UNIT_BB[source]
+        seen = set()
+        for i in UNITS[target]:
+            other = _parallel(source, i)
+            if other == source or other in seen:
+                continue
+            seen.add(other)
+            spots = bb & UNIT_BB[other]
+            left = spots & ~removed
+            if spots.bit_count() > 1 and left.bit_count() == 1:
+                placements.append((first_cell(left), BIT[d + 1]))
+    return place_all(board, placements)
+
+
+def pointing(board: Board) -> int:
+    """Pointing (SE 2.6)."""
+    return _locked(board, pointing=True)
+
+
+def claiming(board: Board) -> int:
+    """Claiming (SE 2.8)."""
+    return _locked(board, pointing=False)
+
+
+def direct_pointing(board: Board) -> int:
+    """Direct pointing (SE 1.7): a pointing that leaves a hidden single in another box."""
+    return _direct(board, pointing=True)
+
+
+def direct_claiming(board: Board) -> int:
+    """Direct claiming (SE 1.9): a claiming that leaves a hidden single in a parallel line."""
+    return _direct(board, pointing=False)

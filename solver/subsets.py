@@ -1,0 +1,146 @@
+"""Naked and hidden subsets (pairs, triples, quads) in one unit, and SE's direct hidden sets.
+
+Naked subset: ``n`` cells of a unit holding only ``n`` digits between them; those digits leave
+the unit's other cells (naked pair 3.0, triple 3.6, quad 5.0). Hidden subset: ``n`` digits of
+a unit confined to the same ``n`` cells; those cells lose their other digits (hidden pair 3.4,
+triple 4.0, quad 5.4). As in Sudoku Explainer, a naked subset is looked for only in units with
+at least ``2n`` empty cells and a hidden one in units with more than ``2n`` (otherwise the
+complement is a smaller subset of the other kind). Direct hidden pair (2.0) and triple (2.5):
+a hidden subset whose removals leave another digit a single place in the unit (units with
+more than ``n`` empty cells); only that digit is placed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from itertools import combinations
+
+from solver.bitboard import UNIT_BB, board_digits
+from solver.board import Board, eliminate
+from solver.grid import ALL, BIT, BITS, POPCOUNT, UNITS, Mask
+from solver.singles import place_all
+
+
+def _positions(cands: list[Mask], unit: Sequence[int]) -> list[int]:
+    """For each digit 1-9 (index 0-8), the mask of the unit's positions that allow it."""
+    where = [0] * 9
+    for k, i in enumerate(unit):
+        for bit in BITS[cands[i]]:
+            where[bit.bit_length() - 1] |= 1 << k
+    return where
+
+
+def _ks(positions: int) -> Iterator[int]:
+    """The indices of the set bits of a position mask."""
+    return (b.bit_length() - 1 for b in BITS[positions])
+
+
+def naked_subsets(board: Board, size: int) -> int:
+    """Apply every naked subset of ``size``; the count that removed something."""
+    cands = board.cands
+    fired = 0
+    for unit in UNITS:
+        empty = [i for i in unit if cands[i]]
+        if len(empty) < 2 * size:
+            continue
+        small = [i for i in empty if POPCOUNT[cands[i]] <= size]
+        for group in combinations(small, size):
+            union = 0
+            for i in group:
+                union |= cands[i]
+            if POPCOUNT[union] == size:
+                hits = [eliminate(board, i, union) for i in empty if i not in group]
+                fired += any(hits)
+    return fired
+
+
+def _hidden_sets(board: Board, size: int, direct: bool) -> Iterator[tuple[int, int, int]]:
+    """Every (unit index, digit mask, position mask) of a hidden subset of ``size``."""
+    cands = board.cands
+    boards = board_digits(board)
+    for u, unit in enumerate(UNITS):
+        empty = sum(1 for i in unit if cands[i])
+        if empty <= (size if direct else 2 * size):
+            continue
+        ubb = UNIT_BB[u]
+        where = [bb & ubb for bb in boards]
+        digits = [d for d in range(9) if 1 < where[d].bit_count() <= size]
+        for group in combinations(digits, size):
+            spots = keep = 0
+            for d in group:
+                spots |= where[d]
+                keep |= 1 << d
+            if spots.bit_count() == size:
+                yield u, keep, _index_mask(unit, spots)
+
+
+def _index_mask(unit: Sequence[int], spots: int) -> int:
+    """A bitboard of cells of ``unit`` as a mask of positions 0-8 along the unit."""
+    return sum(1 << k for k, i in enumerate(unit) if spots >> i & 1)
+
+
+def hidden_subsets(board: Board, size: int) -> int:
+    """Apply every hidden subset of ``size``; the count that removed something."""
+    fired = 0
+    for u, keep, spots in list(_hidden_sets(board, size, direct=False)):
+        unit = UNITS[u]
+        hits = [eliminate(board, unit[k], ALL & ~keep) for k in _ks(spots)]
+        fired += any(hits)
+    return fired
+
+
+def direct_hidden_subsets(board: Board, size: int) -> int:
+    """Place the hidden singles that hidden subsets of ``size`` leave in their unit."""
+    cands = board.cands
+    placements = []
+    for u, keep, spots in _hidden_sets(board, size, direct=True):
+        unit = UNITS[u]
+        where = _positions(cands, unit)
+        for d in range(9):
+            if keep >> d & 1 or POPCOUNT[where[d]] < 2:
+                continue
+            left = where[d] & ~spots
+            if POPCOUNT[left] == 1:
+                placements.append((unit[next(_ks(left))], BIT[d + 1]))
+                break
+    return place_all(board, placements)
+
+
+def naked_pair(board: Board) -> int:
+    """Naked pair (SE 3.0)."""
+    return naked_subsets(board, 2)
+
+
+def naked_triple(board: Board) -> int:
+    """Naked triple (SE 3.6)."""
+    return naked_subsets(board, 3)
+
+
+def naked_quad(board: Board) -> int:
+    """Naked quad (SE 5.0)."""
+    return naked_subsets(board, 4)
+
+
+def hidden_pair(board: Board) -> int:
+    """Hidden pair (SE 3.4)."""
+    return hidden_subsets(board, 2)
+
+
+def hidden_triple(board: Board) -> int:
+    """Hidden triple (SE 4.0)."""
+    return hidden_subsets(board, 3)
+
+
+def hidden_quad(board: Board) -> int:
+    """Hidden quad (SE 5.4)."""
+    return hidden_subsets(board, 4)
+
+
+def direct_hidden_pair(board: Board) -> int:
+    """Direct hidden pair (SE 2.0)."""
+    return direct_hidden_subsets(board, 2)
+
+
+def direct_hidden_triple(board: Board) -> int:
+    """Direct hidden triple (SE 2.5)."""
+    return direct_hidden_subsets(board, 3)
