@@ -50,7 +50,7 @@ class Metrics:
 class SolveResult:
     """The outcome for one puzzle (see docs/architecture.md, section ``solver``).
 
-    ``ep`` and ``ed`` are Sudoku Explainer's companions of the score (docs/difficulty.md): ED
+    ``ep`` and ``ed`` are Sudoku Explainer's companions of the score (README, "Difficulty"): ED
     the value of the first step, EP the hardest step up to the first placement; None
     whenever ``difficulty_score`` is.
     """

@@ -1,4 +1,4 @@
-"""Reading results: the query helpers and the five example queries of docs/querying.md."""
+"""Reading results: the query helpers and the five example queries of README.md."""
 
 from __future__ import annotations
 
@@ -21,7 +21,7 @@ from db.queries import (
 from db.results import record_batch
 from tests.db.conftest import grid, result_row
 
-DOC = Path(__file__).resolve().parents[2] / "docs" / "querying.md"
+DOC = Path(__file__).resolve().parents[2] / "README.md"
 BLOCK = re.compile(r"```sql\n(.*?)```", re.DOTALL)
 
 # my_collection, line by line: 1 easy by elimination, 2 hard with an X-Wing, 3 repeats 1,
@@ -72,7 +72,7 @@ def fixture_collections(session: Session) -> int:
 
 
 def example_queries(dialect: str) -> dict[str, str]:
-    """The ```sql blocks of docs/querying.md, by name, as they apply to `dialect`."""
+    """The ```sql blocks of README.md, by name, as they apply to `dialect`."""
     found: dict[str, str] = {}
     for block in BLOCK.findall(DOC.read_text()):
         name = re.search(r"^-- name: (\w+)$", block, re.MULTILINE)
