@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import click
 from sqlalchemy.exc import OperationalError
 
@@ -22,21 +24,21 @@ def db() -> None:
 @click.argument("revision", default="head")
 def upgrade(revision: str) -> None:
     """Migrate the database up to REVISION (default: the newest, head)."""
-    url = _url()
-    try:
-        migrate.upgrade(url, revision)
-    except OperationalError as exc:
-        raise click.ClickException(f"cannot reach {mask_url(url)}: {exc.orig}") from exc
-    click.echo(f"{mask_url(url)}: at revision {migrate.current(url)}")
+    _migrate(migrate.upgrade, revision)
 
 
 @db.command()
 @click.argument("revision")
 def downgrade(revision: str) -> None:
     """Migrate the database down to REVISION ("base" drops every table)."""
+    _migrate(migrate.downgrade, revision)
+
+
+def _migrate(step: Callable[[str, str], None], revision: str) -> None:
+    """Run one migration step on the configured database and say where it now stands."""
     url = _url()
     try:
-        migrate.downgrade(url, revision)
+        step(url, revision)
     except OperationalError as exc:
         raise click.ClickException(f"cannot reach {mask_url(url)}: {exc.orig}") from exc
     click.echo(f"{mask_url(url)}: at revision {migrate.current(url) or 'base'}")
