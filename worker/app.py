@@ -12,7 +12,7 @@ def make_app(config: Settings | None = None) -> Celery:
     s = config or get_settings()
     app = Celery("sudoku_batch", broker=s.broker_url, include=["worker.tasks.solve"])
     app.conf.update(
-        # JSON only: a pickle message from the broker could run arbitrary code.
+        # JSON only: any other serializer from the broker could run arbitrary code.
         task_serializer="json",
         accept_content=["json"],
         # Results go to SQL, so no result backend (and no result keys piling up in Redis).
