@@ -85,8 +85,8 @@ def _crosses(bb: int, box: int) -> list[tuple[int, int]]:
     if spots.bit_count() < 2:
         return []
     cells = list(cells_of(spots))
-    rows = {ROW_OF[i] for i in cells}
-    cols = {COL_OF[i] for i in cells}
+    rows = sorted({ROW_OF[i] for i in cells})
+    cols = sorted({COL_OF[i] for i in cells})
     if len(rows) == 1 or len(cols) == 1:
         return []
     return [

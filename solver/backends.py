@@ -1,0 +1,101 @@
+"""Which solver runs: the compiled core (``solver._core``, built from ``solver/_core.c``) when
+it was built, else the pure-Python reference (``solver.engine``). Both give identical results.
+
+``backend()`` names the one in use. ``solve`` and ``solve_many`` dispatch to it; the batch
+entry point crosses into the compiled core once per batch, not once per puzzle.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections.abc import Sequence
+
+from solver import engine
+from solver.grid import PuzzleFormatError
+from solver.result import SolveResult
+
+Puzzle = str | Sequence[int]
+DEFAULT_BUDGET = 200_000
+
+log = logging.getLogger("solver")
+
+try:
+    from solver import native
+except ImportError as exc:  # no C compiler at install time, or a broken build
+    native = None  # type: ignore[assignment]
+    _WHY = (
+        "solver._core was not built (no C compiler at install time?)"
+        if isinstance(exc, ModuleNotFoundError)
+        else f"solver._core does not load: {exc}"
+    )
+else:
+    _WHY = ""
+
+
+def backend() -> str:
+    """``"native"`` when the compiled core is in use, ``"python"`` for the reference solver."""
+    return _active
+
+
+def available() -> tuple[str, ...]:
+    """The backends this installation has: ``("native", "python")`` or ``("python",)``."""
+    return ("python",) if native is None else ("native", "python")
+
+
+def unavailable_reason() -> str:
+    """Why the compiled core is not available ('' when it is)."""
+    return _WHY
+
+
+def use_backend(name: str) -> None:
+    """Select ``"native"``, ``"python"`` or ``"auto"`` (native when built) for this process."""
+    global _active
+    if name == "auto":
+        name = available()[0]
+    if name not in available():
+        why = f" ({_WHY})" if name == "native" else ""
+        raise ValueError(f"solver backend {name!r} is not available{why}; have {available()}")
+    _active = name
+
+
+def solve(puzzle: Puzzle, *, node_budget: int = DEFAULT_BUDGET) -> SolveResult:
+    """Solve, prove uniqueness and rate one puzzle (see ``solver.engine.solve``)."""
+    if _active == "python":
+        return engine.solve(puzzle, node_budget=node_budget)
+    return native.solve_many([puzzle], node_budget=node_budget, name_index=False)[0][0]
+
+
+def solve_many(
+    puzzles: Sequence[Puzzle], *, node_budget: int = DEFAULT_BUDGET
+) -> list[SolveResult]:
+    """``solve`` for every puzzle of a batch, in order (PuzzleFormatError on a malformed one,
+    naming its index)."""
+    return [result for result, _ in solve_many_timed(puzzles, node_budget=node_budget)]
+
+
+def solve_many_timed(
+    puzzles: Sequence[Puzzle], *, node_budget: int = DEFAULT_BUDGET
+) -> list[tuple[SolveResult, float]]:
+    """``solve_many`` with the seconds each puzzle took."""
+    if _active == "native":
+        return native.solve_many(puzzles, node_budget=node_budget)
+    timed = []
+    for k, puzzle in enumerate(puzzles):
+        started = time.perf_counter()
+        try:
+            result = engine.solve(puzzle, node_budget=node_budget)
+        except PuzzleFormatError as exc:
+            raise PuzzleFormatError(f"puzzle {k}: {exc}", exc.column) from exc
+        timed.append((result, time.perf_counter() - started))
+    return timed
+
+
+_active = available()[0]
+if native is None:
+    # The one line that says so; a forked pool process inherits the module and stays quiet.
+    log.warning(
+        "solver: compiled core not available (%s); using the pure-Python solver "
+        "(same results, about 100 times slower)",
+        _WHY,
+    )

@@ -1,0 +1,58 @@
+"""The compiled core (``solver._core``, from ``solver/_core.c``) behind the solver's API.
+
+The core reads plain 81-character puzzles (digits and the empty markers of ``solver.grid``,
+surrounded by ASCII whitespace at most) and returns, per puzzle, the plain values of a
+``SolveResult`` and the seconds it took. Anything else it hands back untouched (None) and the
+reference ``parse`` says what is wrong, or normalises it for a second try.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import solver._core as _core
+from solver.grid import PuzzleFormatError, check_grid, parse, to_text
+from solver.result import Metrics, SolveResult
+
+
+def _plain(puzzle: str | Sequence[int]) -> str:
+    """The text to hand the core: strings as given, grids checked and written out."""
+    return puzzle if isinstance(puzzle, str) else to_text(check_grid(puzzle))
+
+
+def _result(raw: tuple) -> tuple[SolveResult, float]:  # type: ignore[type-arg]
+    """A SolveResult (and seconds) from the core's tuple."""
+    (text, status, solution, reason, alone, hardest, counts, depth, guesses, backtracks, givens,
+     nodes, score, label, ep, ed, seconds) = raw  # fmt: skip
+    metrics = Metrics(alone, hardest, counts, depth, guesses, backtracks, givens, nodes)
+    return SolveResult(text, status, solution, reason, metrics, score, label, ep, ed), seconds
+
+
+def solve_many(
+    puzzles: Sequence[str | Sequence[int]], *, node_budget: int, name_index: bool = True
+) -> list[tuple[SolveResult, float]]:
+    """Solve a batch in one call into the core. A malformed puzzle raises PuzzleFormatError,
+    its message prefixed with ``puzzle K:`` (its index) when ``name_index``."""
+    texts = []
+    for k, puzzle in enumerate(puzzles):
+        try:
+            texts.append(_plain(puzzle))
+        except PuzzleFormatError as exc:
+            raise _at(k, exc, name_index) from exc
+    raws = _core.solve_many(texts, node_budget)
+    out = []
+    for k, raw in enumerate(raws):
+        if raw is None:  # not the plain form: the reference parser explains or normalises
+            try:
+                text = to_text(parse(texts[k]))
+            except PuzzleFormatError as exc:
+                raise _at(k, exc, name_index) from exc
+            raw = _core.solve_many([text], node_budget)[0]
+        out.append(_result(raw))
+    return out
+
+
+def _at(k: int, exc: PuzzleFormatError, name_index: bool) -> PuzzleFormatError:
+    if not name_index:
+        return exc
+    return PuzzleFormatError(f"puzzle {k}: {exc}", exc.column)
