@@ -11,7 +11,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 import solver._core as _core
-from solver.grid import PuzzleFormatError, check_grid, parse, to_text
+from solver.engine import SolverBug
+from solver.grid import PuzzleFormatError, check_grid, find_conflict, parse, to_text
 from solver.result import Metrics, SolveResult
 
 
@@ -24,6 +25,10 @@ def _result(raw: tuple) -> tuple[SolveResult, float]:  # type: ignore[type-arg]
     """A SolveResult (and seconds) from the core's tuple."""
     (text, status, solution, reason, alone, hardest, counts, depth, guesses, backtracks, givens,
      nodes, score, label, ep, ed, seconds) = raw  # fmt: skip
+    if status == "invalid":  # rare: the reference words which givens clash
+        reason = find_conflict(parse(text))
+    elif status == "solver_bug":
+        raise SolverBug(f"solver produced a wrong solution for {text}")
     metrics = Metrics(alone, hardest, counts, depth, guesses, backtracks, givens, nodes)
     return SolveResult(text, status, solution, reason, metrics, score, label, ep, ed), seconds
 
@@ -33,6 +38,8 @@ def solve_many(
 ) -> list[tuple[SolveResult, float]]:
     """Solve a batch in one call into the core. A malformed puzzle raises PuzzleFormatError,
     its message prefixed with ``puzzle K:`` (its index) when ``name_index``."""
+    if node_budget < 0:
+        raise ValueError("node_budget must not be negative")
     texts = []
     for k, puzzle in enumerate(puzzles):
         try:

@@ -1,0 +1,94 @@
+/* The pencil-marked board (solver/board.py) and solver/bitboard.py's digit boards. */
+#include <string.h>
+
+#include "core.h"
+
+void contradict(Board *b, int kind, int a, int bval) {
+    b->contradiction = kind;
+    b->contra_a = a;
+    b->contra_b = bval;
+}
+
+void board_from_grid(Board *b, const uint8_t grid[81]) {
+    memset(b, 0, sizeof *b);
+    for (int i = 0; i < 81; i++) {
+        b->values[i] = grid[i];
+        if (!grid[i]) b->empty++;
+    }
+    for (int i = 0; i < 81; i++) {
+        if (grid[i]) continue;
+        mask_t used = 0;
+        for (int k = 0; k < 20; k++) {
+            int d = grid[PEERS[i][k]];
+            if (d) used |= (mask_t)(1u << (d - 1));
+        }
+        b->cands[i] = (mask_t)(ALL_DIGITS & ~used);
+    }
+    for (int i = 0; i < 81; i++) {
+        if (!grid[i] && !b->cands[i]) {
+            contradict(b, NO_CANDIDATE, i, 0);
+            break;
+        }
+    }
+}
+
+int board_place(Board *b, int i, mask_t bit) {
+    mask_t *cands = b->cands;
+    if (!(cands[i] & bit)) {
+        contradict(b, CANNOT_HOLD, i, digit_of(bit));
+        return 0;
+    }
+    b->values[i] = (uint8_t)digit_of(bit);
+    b->digits_valid = 0;
+    cands[i] = 0;
+    b->empty--;
+    for (int k = 0; k < 20; k++) {
+        int p = PEERS[i][k];
+        if (cands[p] & bit) {
+            cands[p] ^= bit;
+            if (!cands[p]) {
+                contradict(b, NO_CANDIDATE, p, 0);
+                return 0;
+            }
+        }
+    }
+    return 1;
+}
+
+int board_eliminate(Board *b, int i, mask_t mask) {
+    mask_t *cands = b->cands;
+    if (!(cands[i] & mask)) return 0;
+    b->digits_valid = 0;
+    cands[i] &= (mask_t)~mask;
+    if (!cands[i]) contradict(b, NO_CANDIDATE, i, 0);
+    return 1;
+}
+
+const bb_t *board_digits(Board *b) {
+    if (!b->digits_valid) {
+        for (int d = 0; d < 9; d++) b->digits[d] = 0;
+        for (int i = 0; i < 81; i++) {
+            for (unsigned m = b->cands[i]; m; m &= m - 1) b->digits[low_bit_index(m)] |= bb_cell(i);
+        }
+        b->digits_valid = 1;
+    }
+    return b->digits;
+}
+
+void board_masks(const Board *b, mask_t out[81]) {
+    for (int i = 0; i < 81; i++)
+        out[i] = b->values[i] ? (mask_t)(1u << (b->values[i] - 1)) : b->cands[i];
+}
+
+/* solver/singles.py's place_all: each (cell, bit) not placed yet; stops on a contradiction. */
+int place_all(Board *b, const int (*placements)[2], int n) {
+    int fired = 0;
+    for (int k = 0; k < n; k++) {
+        int i = placements[k][0];
+        mask_t bit = (mask_t)placements[k][1];
+        if (b->values[i] == digit_of(bit)) continue;
+        if (!board_place(b, i, bit)) return fired;
+        fired++;
+    }
+    return fired;
+}

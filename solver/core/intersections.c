@@ -1,0 +1,87 @@
+/* Locked candidates (solver/intersections.py): pointing, claiming and their direct forms. */
+#include "core.h"
+
+typedef struct {
+    int digit, source, target;
+} Lock;
+
+#define MAX_LOCKS 256
+
+/* The unit of the same kind as `unit` (row, column or box) that holds cell i. */
+static int parallel(int unit, int i) {
+    if (unit < 9) return ROW_OF[i];
+    if (unit < 18) return 9 + COL_OF[i];
+    return 18 + BOX_OF[i];
+}
+
+/* Every (digit, source, target): the digit's candidates in the source (a box when pointing,
+ * a line when claiming) all lie in the target, and the target has others outside. */
+static int locks(Board *b, int is_pointing, Lock *found) {
+    const bb_t *boards = board_digits(b);
+    int first = is_pointing ? 18 : 0, last = is_pointing ? 27 : 18;
+    int t_first = is_pointing ? 0 : 18, t_last = is_pointing ? 18 : 27;
+    int n = 0;
+    for (int d = 0; d < 9; d++) {
+        bb_t bb = boards[d];
+        for (int s = first; s < last; s++) {
+            bb_t inside = bb & UNIT_BB[s];
+            if (!(inside & (inside - 1))) continue;
+            for (int t = t_first; t < t_last; t++) {
+                bb_t shared = UNIT_BB[s] & UNIT_BB[t];
+                if (!shared) continue;
+                if (!(inside & ~shared)) {
+                    if (bb & UNIT_BB[t] & ~shared) found[n++] = (Lock){d, s, t};
+                    break;
+                }
+            }
+        }
+    }
+    return n;
+}
+
+static int locked(Board *b, int is_pointing) {
+    Lock found[MAX_LOCKS];
+    int n = locks(b, is_pointing, found), fired = 0;
+    for (int k = 0; k < n; k++) {
+        mask_t bit = (mask_t)(1u << found[k].digit);
+        bb_t source = UNIT_BB[found[k].source];
+        int hit = 0;
+        for (int j = 0; j < 9; j++) {
+            int i = UNITS[found[k].target][j];
+            if (!bb_has(source, i)) hit |= board_eliminate(b, i, bit);
+        }
+        fired += hit;
+    }
+    return fired;
+}
+
+static int direct(Board *b, int is_pointing) {
+    Lock found[MAX_LOCKS];
+    int placements[2 * MAX_LOCKS][2];
+    const bb_t *boards = board_digits(b);
+    int n = locks(b, is_pointing, found), count = 0;
+    for (int k = 0; k < n; k++) {
+        bb_t bb = boards[found[k].digit];
+        int source = found[k].source, target = found[k].target;
+        bb_t removed = bb & UNIT_BB[target] & ~UNIT_BB[source];
+        uint32_t seen = 0;
+        for (int j = 0; j < 9; j++) {
+            int other = parallel(source, UNITS[target][j]);
+            if (other == source || (seen >> other & 1)) continue;
+            seen |= 1u << other;
+            bb_t spots = bb & UNIT_BB[other];
+            bb_t left = spots & ~removed;
+            if (bb_pop(spots) > 1 && bb_pop(left) == 1) {
+                placements[count][0] = bb_first(left);
+                placements[count][1] = 1 << found[k].digit;
+                count++;
+            }
+        }
+    }
+    return place_all(b, (const int (*)[2])placements, count);
+}
+
+int pointing(Board *b) { return locked(b, 1); }
+int claiming(Board *b) { return locked(b, 0); }
+int direct_pointing(Board *b) { return direct(b, 1); }
+int direct_claiming(Board *b) { return direct(b, 0); }
