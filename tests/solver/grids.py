@@ -14,7 +14,8 @@ Grid = tuple[int, ...]
 
 BASE = tuple((3 * (r % 3) + r // 3 + c) % 9 + 1 for r in range(9) for c in range(9))
 # Node budgets: the default, small ones that make the search give up, and the edges of int
-# sizes a C core might truncate (2**31 does not fit an int, 2**63 - 1 is the largest int64).
+# sizes a C core might truncate (2**31 does not fit an int, 2**63 - 1 is the largest int64);
+# a negative budget is a ValueError, in both backends alike.
 BUDGETS = (1, 10, 1000, 200_000)
 EDGE_BUDGETS = (-(2**31), -1, 0, 2**31, 2**32 + 5, 2**63 - 1)
 # Whitespace that str.strip() removes, ASCII and not: \x1c-\x1f are whitespace to Python.

@@ -39,6 +39,7 @@ budgets = st.one_of(
     st.sampled_from([*grids.BUDGETS, *grids.EDGE_BUDGETS]),
     st.integers(-(2**63), 2**63 - 1),
 )
+counts = budgets.filter(lambda b: b >= 0)
 huge_budgets = st.sampled_from([2**63, 2**64, 2**64 + 1, -(2**63) - 1, 10**30, -(10**30)])
 
 
@@ -152,14 +153,25 @@ def check_raw_results(native: ModuleType, puzzles: list[Any], out: list[Any], bu
 
 
 @FUZZ
-@given(st.lists(texts, max_size=6), budgets)
+@given(st.lists(texts, max_size=6), st.one_of(counts, huge_budgets.filter(lambda b: b > 0)))
 def test_the_raw_core_answers_any_texts_with_results_or_none(
     native: ModuleType, core: ModuleType, puzzles: list[str], budget: int
 ) -> None:
-    """Any strings, any int64 budget: a list with a result (the reference's) or None each."""
+    """Any strings, any budget from 0 up: a list with a result (the reference's) or None
+    for each."""
     out = raw_call(core, puzzles, budget)
-    assert out is not None, "the core refused a list of str with an int64 budget"
+    assert out is not None, "the core refused a list of str with a budget from 0 up"
     check_raw_results(native, puzzles, out, budget)
+
+
+@FUZZ
+@given(st.lists(texts, max_size=3), st.one_of(budgets, huge_budgets).filter(lambda b: b < 0))
+def test_the_raw_core_refuses_a_negative_budget_with_a_value_error(
+    core: ModuleType, puzzles: list[str], budget: int
+) -> None:
+    """A negative node budget, however large: ValueError, as the reference raises."""
+    with pytest.raises(ValueError, match="node_budget must not be negative"):
+        core.solve_many(puzzles, budget)
 
 
 @FUZZ
