@@ -1,19 +1,22 @@
 """The compiled core (``solver._core``, from ``solver/_core.c``) behind the solver's API.
 
 The core reads plain 81-character puzzles (digits and the empty markers of ``solver.grid``,
-surrounded by ASCII whitespace at most) and returns, per puzzle, the plain values of a
-``SolveResult`` and the seconds it took. Anything else it hands back untouched (None) and the
-reference ``parse`` says what is wrong, or normalises it for a second try.
+surrounded by ASCII whitespace at most) and returns, per puzzle, the ``SolveResult`` and the
+seconds it took. Anything else it hands back untouched (None) and the reference ``parse`` says
+what is wrong, or normalises it for a second try.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 
 import solver._core as _core
 from solver.engine import SolverBug
 from solver.grid import PuzzleFormatError, check_grid, find_conflict, parse, to_text
-from solver.result import Metrics, SolveResult
+from solver.result import SolveResult
+
+_PLAIN = frozenset({"solved", "multiple", "unsolvable", "gave_up"})
 
 
 def _plain(puzzle: str | Sequence[int]) -> str:
@@ -21,16 +24,16 @@ def _plain(puzzle: str | Sequence[int]) -> str:
     return puzzle if isinstance(puzzle, str) else to_text(check_grid(puzzle))
 
 
-def _result(raw: tuple) -> tuple[SolveResult, float]:  # type: ignore[type-arg]
-    """A SolveResult (and seconds) from the core's tuple."""
-    (text, status, solution, reason, alone, hardest, counts, depth, guesses, backtracks, givens,
-     nodes, score, label, ep, ed, seconds) = raw  # fmt: skip
-    if status == "invalid":  # rare: the reference words which givens clash
-        reason = find_conflict(parse(text))
-    elif status == "solver_bug":
-        raise SolverBug(f"solver produced a wrong solution for {text}")
-    metrics = Metrics(alone, hardest, counts, depth, guesses, backtracks, givens, nodes)
-    return SolveResult(text, status, solution, reason, metrics, score, label, ep, ed), seconds
+def _checked(item: tuple[SolveResult, float]) -> tuple[SolveResult, float]:
+    """The core's answer, completed: an invalid puzzle's reason worded by the reference, and a
+    refused answer raised."""
+    result, seconds = item
+    if result.status == "invalid":  # rare: the reference words which givens clash
+        reason = find_conflict(parse(result.puzzle))
+        return replace(result, reason=reason), seconds
+    if result.status == "solver_bug":
+        raise SolverBug(f"solver produced a wrong solution for {result.puzzle}")
+    return item
 
 
 def solve_many(
@@ -55,7 +58,7 @@ def solve_many(
             except PuzzleFormatError as exc:
                 raise _at(k, exc, name_index) from exc
             raw = _core.solve_many([text], node_budget)[0]
-        out.append(_result(raw))
+        out.append(raw if raw[0].status in _PLAIN else _checked(raw))
     return out
 
 

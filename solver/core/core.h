@@ -25,13 +25,22 @@ extern uint32_t CELL_UNITS[81];   /* bit u for the three units of the cell */
 extern bb_t UNIT_BB[27], PEER_BB[81];
 void core_init(void);
 
-static inline int pop(unsigned x) { return __builtin_popcount(x); }
+/* Popcounts without the CPU's popcnt instruction (not in baseline x86-64, and a library call
+ * when the compiler may not use it): a table for candidate masks, SWAR for bitboards. */
+extern uint8_t POP9[512];
+static inline int pop(unsigned x) { return POP9[x & 0x1FF]; }
+static inline int pop64(uint64_t x) {
+    x = x - ((x >> 1) & 0x5555555555555555ull);
+    x = (x & 0x3333333333333333ull) + ((x >> 2) & 0x3333333333333333ull);
+    x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0Full;
+    return (int)((x * 0x0101010101010101ull) >> 56);
+}
 static inline int low_bit_index(unsigned x) { return __builtin_ctz(x); }
 static inline int digit_of(mask_t bit) { return __builtin_ctz(bit) + 1; }
 static inline bb_t bb_cell(int i) { return (bb_t)1 << i; }
 static inline int bb_has(bb_t b, int i) { return (int)((b >> i) & 1); }
 static inline int bb_pop(bb_t b) {
-    return __builtin_popcountll((uint64_t)b) + __builtin_popcountll((uint64_t)(b >> 64));
+    return pop64((uint64_t)b) + pop64((uint64_t)(b >> 64));
 }
 static inline int bb_first(bb_t b) {
     uint64_t lo = (uint64_t)b;

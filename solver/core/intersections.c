@@ -14,21 +14,34 @@ static int parallel(int unit, int i) {
     return 18 + BOX_OF[i];
 }
 
+/* For each source unit, the units of the other kind crossing it (3 lines of a box, or 3 boxes
+ * of a line), ascending, as the reference lists them. */
+static int crossing[27][6], n_crossing[27] = {0};
+
+static void make_crossings(void) {
+    for (int s = 0; s < 27; s++) {
+        int first = s >= 18 ? 0 : 18, last = s >= 18 ? 18 : 27;
+        for (int t = first; t < last; t++) {
+            if (UNIT_BB[s] & UNIT_BB[t]) crossing[s][n_crossing[s]++] = t;
+        }
+    }
+}
+
 /* Every (digit, source, target): the digit's candidates in the source (a box when pointing,
  * a line when claiming) all lie in the target, and the target has others outside. */
 static int locks(Board *b, int is_pointing, Lock *found) {
+    if (!n_crossing[0]) make_crossings();
     const bb_t *boards = board_digits(b);
     int first = is_pointing ? 18 : 0, last = is_pointing ? 27 : 18;
-    int t_first = is_pointing ? 0 : 18, t_last = is_pointing ? 18 : 27;
     int n = 0;
     for (int d = 0; d < 9; d++) {
         bb_t bb = boards[d];
         for (int s = first; s < last; s++) {
             bb_t inside = bb & UNIT_BB[s];
             if (!(inside & (inside - 1))) continue;
-            for (int t = t_first; t < t_last; t++) {
+            for (int k = 0; k < n_crossing[s]; k++) {
+                int t = crossing[s][k];
                 bb_t shared = UNIT_BB[s] & UNIT_BB[t];
-                if (!shared) continue;
                 if (!(inside & ~shared)) {
                     if (bb & UNIT_BB[t] & ~shared) found[n++] = (Lock){d, s, t};
                     break;

@@ -1,9 +1,10 @@
 /* The Python face of the core: solver._core.solve_many(puzzles, node_budget) -> list.
  *
  * Each puzzle must be a str. One in the plain form (ASCII whitespace around 81 cells of
- * digits and the empty markers ".0-_*x") gives a tuple of the plain values of a SolveResult
- * and the seconds it took (see solver/native.py); any other gives None, for the reference
- * parser to explain or normalise. The GIL is held throughout: the core keeps scratch space
+ * digits and the empty markers ".0-_*x") gives (SolveResult, seconds it took); any other
+ * gives None, for the reference parser to explain or normalise (see solver/native.py). An
+ * invalid puzzle's reason is left None for the reference to word; status "solver_bug" means
+ * the independent check refused an answer. The GIL is held throughout: the core keeps scratch space
  * in static storage and is called once per batch.
  */
 #define PY_SSIZE_T_CLEAN
@@ -77,16 +78,49 @@ static PyObject *number_or_none(int rated, double x) {
     Py_RETURN_NONE;
 }
 
+/* The frozen dataclass instances, built as their own __init__ would leave them: a fresh
+ * instance and its field dict (technique_counts read-only, as Metrics.__post_init__ makes it).
+ * Five microseconds of Python per puzzle saved; the differential tests compare the objects. */
+static PyObject *result_class, *metrics_class, *no_args;
+static PyObject *metric_fields[8], *result_fields[9];
+
+static PyObject *instance(PyObject *cls, PyObject *const *names, PyObject **values, int n) {
+    PyObject *fields = PyDict_New(), *obj = NULL;
+    for (int k = 0; fields && k < n; k++) {
+        if (!values[k] || PyDict_SetItem(fields, names[k], values[k]) < 0) Py_CLEAR(fields);
+    }
+    if (fields) obj = PyBaseObject_Type.tp_new((PyTypeObject *)cls, no_args, NULL);
+    if (obj && PyObject_GenericSetDict(obj, fields, NULL) < 0) Py_CLEAR(obj);
+    Py_XDECREF(fields);
+    for (int k = 0; k < n; k++) Py_XDECREF(values[k]);
+    return obj;
+}
+
 static PyObject *result_of(const uint8_t grid[81], const Outcome *o, double seconds) {
-    PyObject *hardest = o->hardest >= 0 ? rung_names[o->hardest] : Py_None;
-    PyObject *label = o->rated ? labels[o->label] : Py_None;
-    PyObject *solution = o->status == SOLVED ? text_of(o->solution, 0) : Py_NewRef(Py_None);
-    return Py_BuildValue(
-        "(NONNNONLLLiLNONNd)", text_of(grid, 1), statuses[o->status], solution, reason_of(o),
-        PyBool_FromLong(o->solved_by_elimination), hardest, counts_of(o), (long long)o->depth,
-        (long long)o->guesses, (long long)o->backtracks, o->givens, (long long)o->nodes,
-        number_or_none(o->rated, o->score), label, number_or_none(o->rated, o->ep),
-        number_or_none(o->rated, o->ed), seconds);
+    PyObject *counts = counts_of(o);
+    PyObject *metrics[8] = {
+        PyBool_FromLong(o->solved_by_elimination),
+        Py_NewRef(o->hardest >= 0 ? rung_names[o->hardest] : Py_None),
+        counts ? PyDictProxy_New(counts) : NULL,
+        PyLong_FromLongLong(o->depth),
+        PyLong_FromLongLong(o->guesses),
+        PyLong_FromLongLong(o->backtracks),
+        PyLong_FromLong(o->givens),
+        PyLong_FromLongLong(o->nodes),
+    };
+    Py_XDECREF(counts);
+    PyObject *result[9] = {
+        text_of(grid, 1),
+        Py_NewRef(statuses[o->status]),
+        o->status == SOLVED ? text_of(o->solution, 0) : Py_NewRef(Py_None),
+        reason_of(o),
+        instance(metrics_class, metric_fields, metrics, 8),
+        number_or_none(o->rated, o->score),
+        Py_NewRef(o->rated ? labels[o->label] : Py_None),
+        number_or_none(o->rated, o->ep),
+        number_or_none(o->rated, o->ed),
+    };
+    return Py_BuildValue("(Nd)", instance(result_class, result_fields, result, 9), seconds);
 }
 
 static double now(void) {
@@ -140,15 +174,30 @@ static PyObject *solve_many(PyObject *self, PyObject *args) {
 
 static PyMethodDef methods[] = {
     {"solve_many", solve_many, METH_VARARGS,
-     "solve_many(puzzles: list[str], node_budget: int) -> list[tuple | None]"},
+     "solve_many(puzzles: list[str], node_budget: int) -> list[(SolveResult, float) | None]"},
     {NULL, NULL, 0, NULL},
 };
 
 static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "solver._core",
                                     "The compiled solver core (see solver/native.py).", -1, methods};
 
+static const char *METRIC_FIELDS[] = {"solved_by_elimination", "hardest_technique",
+                                      "technique_counts", "recursion_depth", "guesses",
+                                      "backtracks", "givens", "nodes"};
+static const char *RESULT_FIELDS[] = {"puzzle", "status", "solution", "reason", "metrics",
+                                      "difficulty_score", "difficulty", "ep", "ed"};
+
 PyMODINIT_FUNC PyInit__core(void) {
     core_init();
+    PyObject *classes = PyImport_ImportModule("solver.result");
+    if (!classes) return NULL;
+    result_class = PyObject_GetAttrString(classes, "SolveResult");
+    metrics_class = PyObject_GetAttrString(classes, "Metrics");
+    Py_DECREF(classes);
+    no_args = PyTuple_New(0);
+    if (!result_class || !metrics_class || !no_args) return NULL;
+    for (int k = 0; k < 8; k++) metric_fields[k] = PyUnicode_InternFromString(METRIC_FIELDS[k]);
+    for (int k = 0; k < 9; k++) result_fields[k] = PyUnicode_InternFromString(RESULT_FIELDS[k]);
     for (int k = 0; k < 6; k++) statuses[k] = PyUnicode_InternFromString(STATUS_NAMES[k]);
     for (int k = 0; k < 5; k++) labels[k] = PyUnicode_InternFromString(LABEL_NAMES[k]);
     for (int k = 0; k < RUNGS; k++) rung_names[k] = PyUnicode_InternFromString(LADDER[k].name);

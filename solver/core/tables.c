@@ -1,6 +1,7 @@
 /* The grid's geometry (solver/grid.py, solver/bitboard.py, solver/search.py's CELL_UNITS). */
 #include "core.h"
 
+uint8_t POP9[512];
 uint8_t ROW_OF[81], COL_OF[81], BOX_OF[81];
 uint8_t UNITS[27][9];
 uint8_t PEERS[81][20];
@@ -8,6 +9,7 @@ uint32_t CELL_UNITS[81];
 bb_t UNIT_BB[27], PEER_BB[81];
 
 void core_init(void) {
+    for (int m = 1; m < 512; m++) POP9[m] = (uint8_t)(POP9[m >> 1] + (m & 1));
     for (int i = 0; i < 81; i++) {
         ROW_OF[i] = (uint8_t)(i / 9);
         COL_OF[i] = (uint8_t)(i % 9);
