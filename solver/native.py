@@ -14,7 +14,7 @@ from dataclasses import replace
 import solver._core as _core
 from solver.engine import SolverBug
 from solver.grid import PuzzleFormatError, check_grid, find_conflict, parse, to_text
-from solver.result import SolveResult
+from solver.result import STATUSES, SolveResult
 
 _PLAIN = frozenset({"solved", "multiple", "unsolvable", "gave_up"})
 
@@ -31,7 +31,7 @@ def _checked(item: tuple[SolveResult, float]) -> tuple[SolveResult, float]:
     if result.status == "invalid":  # rare: the reference words which givens clash
         reason = find_conflict(parse(result.puzzle))
         return replace(result, reason=reason), seconds
-    if result.status == "solver_bug":
+    if result.status not in STATUSES:  # "solver_bug", the core's signal
         raise SolverBug(f"solver produced a wrong solution for {result.puzzle}")
     return item
 
