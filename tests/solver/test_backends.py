@@ -10,6 +10,7 @@ fixed seed by default and read whole under the ``slow`` marker, in a pool of pro
 from __future__ import annotations
 
 import multiprocessing
+import os
 import random
 import re
 import threading
@@ -50,7 +51,9 @@ SAMPLE_SIZES = {
 CHUNK = 250  # puzzles per batch handed to the core, and per job of the pool
 PROCESSES = 2
 BUDGET = solver.backends.DEFAULT_BUDGET
-EXAMPLES = 300 if UNDER_CI else 60  # hypothesis examples per property (CI digs deeper)
+EXAMPLES = int(
+    os.environ.get("SUDOKU_TEST_EXAMPLES", 300 if UNDER_CI else 60)
+)  # hypothesis examples per property (CI digs deeper)
 PROPERTY = settings(
     max_examples=EXAMPLES,
     deadline=None,

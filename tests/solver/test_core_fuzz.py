@@ -11,6 +11,7 @@ ValueError or OverflowError. A result it gives must be the reference's for that 
 from __future__ import annotations
 
 import gc
+import os
 import sys
 from types import ModuleType
 from typing import Any
@@ -25,7 +26,8 @@ from tests.solver import grids
 from tests.solver.parity import fields, native_outcome, reference_outcome, report
 
 RAW_ERRORS = (TypeError, ValueError, OverflowError)
-EXAMPLES = 500 if UNDER_CI else 100
+# Hypothesis examples per property: CI digs deeper; SUDOKU_TEST_EXAMPLES overrides both.
+EXAMPLES = int(os.environ.get("SUDOKU_TEST_EXAMPLES", 500 if UNDER_CI else 100))
 FUZZ = settings(
     max_examples=EXAMPLES,
     deadline=None,
