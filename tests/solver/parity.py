@@ -33,8 +33,12 @@ SHOWN = 20  # mismatches listed in one failure message; the rest are counted
 
 
 def fields(result: SolveResult) -> Outcome:
-    """Every field of a result, metrics flattened, technique counts as ordered items."""
-    out = {name: getattr(result, name) for name in RESULT_FIELDS + RATING_FIELDS}
+    """Every field of a result, metrics flattened, technique counts as ordered items; the
+    types of the objects too (the core builds them in C)."""
+    out: Outcome = {"types": [type(result), type(result.metrics)]}
+    out["types"].append(type(result.metrics.technique_counts))
+    out["types"] = [t.__qualname__ for t in out["types"]]
+    out |= {name: getattr(result, name) for name in RESULT_FIELDS + RATING_FIELDS}
     for name in METRIC_FIELDS:
         out[f"metrics.{name}"] = getattr(result.metrics, name)
     out["metrics.technique_counts"] = list(result.metrics.technique_counts.items())
@@ -79,7 +83,7 @@ def _summary(outcome: Outcome) -> str:
 
 def _order(name: str) -> int:
     """Fields in the order of the dataclasses, exception fields last."""
-    names = [*RESULT_FIELDS, *(f"metrics.{n}" for n in METRIC_FIELDS), *RATING_FIELDS]
+    names = ["types", *RESULT_FIELDS, *(f"metrics.{n}" for n in METRIC_FIELDS), *RATING_FIELDS]
     return names.index(name) if name in names else len(names)
 
 

@@ -2,8 +2,8 @@
 crashes, and behind the API it fails exactly when the reference does, with the same words.
 
 Raw (``solver._core.solve_many(texts, node_budget)``): any argument gives a list with, per
-text, the 17 plain values of a result or None ("not the plain form"), or raises TypeError,
-ValueError or OverflowError. A result it gives must be the reference's for that text. Behind
+text, ``(SolveResult, seconds)`` or None ("not the plain form"), or raises TypeError,
+ValueError or OverflowError; a result it gives is the reference's for that text. Behind
 ``solver.native.solve_many``: the outcome (result, or error type, message and column) equals
 ``solver.engine.solve``'s for any item.
 """
@@ -21,6 +21,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from solver.grid import EMPTY_CHARS, PuzzleFormatError, parse
+from solver.result import SolveResult
 from tests.conftest import UNDER_CI
 from tests.solver import grids
 from tests.solver.parity import fields, native_outcome, reference_outcome, report
@@ -134,21 +135,23 @@ def raw_call(core: ModuleType, *args: Any) -> list[Any] | None:
     return out
 
 
-def check_raw_results(native: ModuleType, puzzles: list[Any], out: list[Any], budget: int) -> None:
-    """One entry per item; None, or a tuple whose result is the reference's for that text."""
+def check_raw_results(puzzles: list[Any], out: list[Any], budget: int) -> None:
+    """One entry per item; None, or (SolveResult, seconds) with the reference's result for
+    that text (an invalid puzzle's reason aside: the API words it, in Python)."""
     assert len(out) == len(puzzles)
     for k, (puzzle, raw) in enumerate(zip(puzzles, out, strict=True)):
         if raw is None:
             continue
         assert isinstance(puzzle, str), f"item {k}: a result for a {type(puzzle).__name__}"
         assert isinstance(raw, tuple), f"item {k}: {type(raw).__name__}"
-        assert len(raw) == 17, f"item {k}: {len(raw)} values"
-        seconds = raw[-1]
+        result, seconds = raw
+        assert isinstance(result, SolveResult), f"item {k}: {type(result).__name__}"
         assert isinstance(seconds, float), f"item {k}: seconds {seconds!r}"
         assert seconds >= 0, f"item {k}: seconds {seconds!r}"
         parse(puzzle)  # the core reads only what the reference parser accepts
-        got = fields(native._result(raw)[0])
-        expected = reference_outcome(puzzle, budget)
+        got, expected = fields(result), reference_outcome(puzzle, budget)
+        if got["status"] == "invalid":
+            got["reason"] = expected.get("reason")
         found = report(f"raw item {k}, node_budget={budget}", puzzle, got, expected)
         if found:
             pytest.fail(found)
@@ -157,13 +160,13 @@ def check_raw_results(native: ModuleType, puzzles: list[Any], out: list[Any], bu
 @FUZZ
 @given(st.lists(texts, max_size=6), st.one_of(counts, huge_budgets.filter(lambda b: b > 0)))
 def test_the_raw_core_answers_any_texts_with_results_or_none(
-    native: ModuleType, core: ModuleType, puzzles: list[str], budget: int
+    core: ModuleType, puzzles: list[str], budget: int
 ) -> None:
     """Any strings, any budget from 0 up: a list with a result (the reference's) or None
     for each."""
     out = raw_call(core, puzzles, budget)
     assert out is not None, "the core refused a list of str with a budget from 0 up"
-    check_raw_results(native, puzzles, out, budget)
+    check_raw_results(puzzles, out, budget)
 
 
 @FUZZ
@@ -179,12 +182,12 @@ def test_the_raw_core_refuses_a_negative_budget_with_a_value_error(
 @FUZZ
 @given(st.lists(items, max_size=6), st.one_of(budgets, huge_budgets, st.floats(), st.none()))
 def test_the_raw_core_answers_anything_or_raises_a_clean_error(
-    native: ModuleType, core: ModuleType, puzzles: list[Any], budget: Any
+    core: ModuleType, puzzles: list[Any], budget: Any
 ) -> None:
     """Items of any type and budgets of any size or type: an answer or a clean error."""
     out = raw_call(core, puzzles, budget)
     if out is not None:
-        check_raw_results(native, puzzles, out, budget)
+        check_raw_results(puzzles, out, budget)
 
 
 @FUZZ
