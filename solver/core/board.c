@@ -1,4 +1,5 @@
 /* The pencil-marked board (solver/board.py) and solver/bitboard.py's digit boards. */
+#include <stddef.h>
 #include <string.h>
 
 #include "core.h"
@@ -10,10 +11,16 @@ void contradict(Board *b, int kind, int a, int bval) {
 }
 
 void board_from_grid(Board *b, const uint8_t grid[81]) {
-    memset(b, 0, sizeof *b);
+    memset(b, 0, offsetof(Board, digits));  /* the views are built on demand */
+    b->version = 1;
     for (int i = 0; i < 81; i++) {
         b->values[i] = grid[i];
-        if (!grid[i]) b->empty++;
+        if (!grid[i]) {
+            b->empty++;
+            b->unit_empty[ROW_OF[i]]++;
+            b->unit_empty[9 + COL_OF[i]]++;
+            b->unit_empty[18 + BOX_OF[i]]++;
+        }
     }
     for (int i = 0; i < 81; i++) {
         if (grid[i]) continue;
@@ -39,9 +46,12 @@ int board_place(Board *b, int i, mask_t bit) {
         return 0;
     }
     b->values[i] = (uint8_t)digit_of(bit);
-    b->digits_valid = 0;
+    b->version++;
     cands[i] = 0;
     b->empty--;
+    b->unit_empty[ROW_OF[i]]--;
+    b->unit_empty[9 + COL_OF[i]]--;
+    b->unit_empty[18 + BOX_OF[i]]--;
     for (int k = 0; k < 20; k++) {
         int p = PEERS[i][k];
         if (cands[p] & bit) {
@@ -58,21 +68,56 @@ int board_place(Board *b, int i, mask_t bit) {
 int board_eliminate(Board *b, int i, mask_t mask) {
     mask_t *cands = b->cands;
     if (!(cands[i] & mask)) return 0;
-    b->digits_valid = 0;
+    b->version++;
     cands[i] &= (mask_t)~mask;
     if (!cands[i]) contradict(b, NO_CANDIDATE, i, 0);
     return 1;
 }
 
 const bb_t *board_digits(Board *b) {
-    if (!b->digits_valid) {
+    if (b->digits_at != b->version) {
         for (int d = 0; d < 9; d++) b->digits[d] = 0;
         for (int i = 0; i < 81; i++) {
             for (unsigned m = b->cands[i]; m; m &= m - 1) b->digits[low_bit_index(m)] |= bb_cell(i);
         }
-        b->digits_valid = 1;
+        b->digits_at = b->version;
     }
     return b->digits;
+}
+
+const uint16_t (*board_positions(Board *b))[9] {
+    if (b->positions_at != b->version) {
+        memset(b->positions, 0, sizeof b->positions);
+        for (int u = 0; u < 27; u++) {
+            for (int k = 0; k < 9; k++) {
+                for (unsigned m = b->cands[UNITS[u][k]]; m; m &= m - 1)
+                    b->positions[u][low_bit_index(m)] |= (uint16_t)(1u << k);
+            }
+        }
+        b->positions_at = b->version;
+    }
+    return (const uint16_t (*)[9])b->positions;
+}
+
+/* Every strong link of the digit (units ascending), as solver/turbot.py's _links. */
+const Link *board_links(Board *b, int digit, int *n) {
+    if (b->links_at != b->version) {
+        const uint16_t (*where)[9] = board_positions(b);
+        for (int d = 0; d < 9; d++) {
+            int count = 0;
+            for (int u = 0; u < 27; u++) {
+                unsigned spots = where[u][d];
+                if (pop(spots) != 2) continue;
+                int lo = low_bit_index(spots), hi = low_bit_index(spots & (spots - 1));
+                int a = UNITS[u][lo], c = UNITS[u][hi];
+                b->links[d][count++] = (Link){u, a < c ? a : c, a < c ? c : a};
+            }
+            b->n_links[d] = (uint8_t)count;
+        }
+        b->links_at = b->version;
+    }
+    *n = b->n_links[digit];
+    return b->links[digit];
 }
 
 void board_masks(const Board *b, mask_t out[81]) {

@@ -21,6 +21,7 @@ typedef unsigned __int128 bb_t;   /* bitboard: bit i for cell i */
 extern uint8_t ROW_OF[81], COL_OF[81], BOX_OF[81];
 extern uint8_t UNITS[27][9];
 extern uint8_t PEERS[81][20];     /* ascending */
+extern uint8_t BOX_REST[81][4];   /* the peers in the box but not the row or column */
 extern uint32_t CELL_UNITS[81];   /* bit u for the three units of the cell */
 extern bb_t UNIT_BB[27], PEER_BB[81];
 void core_init(void);
@@ -71,19 +72,41 @@ enum contradiction {
 };
 
 typedef struct {
+    int unit, a, b;               /* a strong link: the digit's only two cells a < b in unit */
+} Link;
+
+typedef struct {
+    int digit, source, target;    /* locked candidates: digit's cells of source all in target */
+} Lock;
+
+#define MAX_LOCKS 256
+
+typedef struct {
     uint8_t values[81];
     mask_t cands[81];
+    uint8_t unit_empty[27];       /* empty cells per unit */
     int empty;
     int contradiction, contra_a, contra_b;
     int bonus;                    /* tenths added to the rung's value by this instance */
-    int digits_valid;
-    bb_t digits[9];               /* cache of digit_boards(), dropped by every change */
+    /* Views of the candidates, each computed on demand and kept while the board does not
+     * change (`version` moves with every change). A technique reads the views it needs
+     * before changing anything, so what it reads is the state it started from. */
+    uint32_t version, digits_at, positions_at, links_at, locks_at[2];
+    bb_t digits[9];               /* cells allowing digit d+1 */
+    uint16_t positions[27][9];    /* bit k: cell k of unit u allows digit d+1 */
+    Link links[9][27];
+    uint8_t n_links[9];
+    Lock locks[2][MAX_LOCKS];     /* [0] claiming, [1] pointing */
+    int n_locks[2];
 } Board;
 
 void board_from_grid(Board *b, const uint8_t grid[81]);
 int board_place(Board *b, int i, mask_t bit);
 int board_eliminate(Board *b, int i, mask_t mask);
 const bb_t *board_digits(Board *b);
+const uint16_t (*board_positions(Board *b))[9];
+const Link *board_links(Board *b, int digit, int *n);
+const Lock *board_locks(Board *b, int is_pointing, int *n);
 void board_masks(const Board *b, mask_t out[81]);
 void contradict(Board *b, int kind, int a, int bval);
 int place_all(Board *b, const int (*placements)[2], int n);

@@ -3,14 +3,9 @@
 
 /* The fish of `size` for one digit, base lines being columns (transpose) or rows. */
 static int fish_one(Board *b, mask_t bit, int size, int transpose) {
+    const uint16_t (*where)[9] = board_positions(b);
     unsigned spots[9];
-    for (int n = 0; n < 9; n++) {
-        spots[n] = 0;
-        for (int k = 0; k < 9; k++) {
-            int i = transpose ? k * 9 + n : n * 9 + k;
-            if (b->cands[i] & bit) spots[n] |= 1u << k;
-        }
-    }
+    for (int n = 0; n < 9; n++) spots[n] = where[transpose ? 9 + n : n][digit_of(bit) - 1];
     int eligible[9], ne = 0, idx[4], fired = 0;
     for (int n = 0; n < 9; n++) {
         if (pop(spots[n]) > 1 && pop(spots[n]) <= size) eligible[ne++] = n;

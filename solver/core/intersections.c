@@ -1,12 +1,6 @@
 /* Locked candidates (solver/intersections.py): pointing, claiming and their direct forms. */
 #include "core.h"
 
-typedef struct {
-    int digit, source, target;
-} Lock;
-
-#define MAX_LOCKS 256
-
 /* The unit of the same kind as `unit` (row, column or box) that holds cell i. */
 static int parallel(int unit, int i) {
     if (unit < 9) return ROW_OF[i];
@@ -29,32 +23,37 @@ static void make_crossings(void) {
 
 /* Every (digit, source, target): the digit's candidates in the source (a box when pointing,
  * a line when claiming) all lie in the target, and the target has others outside. */
-static int locks(Board *b, int is_pointing, Lock *found) {
+const Lock *board_locks(Board *b, int is_pointing, int *count) {
     if (!n_crossing[0]) make_crossings();
-    const bb_t *boards = board_digits(b);
-    int first = is_pointing ? 18 : 0, last = is_pointing ? 27 : 18;
-    int n = 0;
-    for (int d = 0; d < 9; d++) {
-        bb_t bb = boards[d];
-        for (int s = first; s < last; s++) {
-            bb_t inside = bb & UNIT_BB[s];
-            if (!(inside & (inside - 1))) continue;
-            for (int k = 0; k < n_crossing[s]; k++) {
-                int t = crossing[s][k];
-                bb_t shared = UNIT_BB[s] & UNIT_BB[t];
-                if (!(inside & ~shared)) {
-                    if (bb & UNIT_BB[t] & ~shared) found[n++] = (Lock){d, s, t};
-                    break;
+    if (b->locks_at[is_pointing] != b->version) {
+        const bb_t *boards = board_digits(b);
+        Lock *found = b->locks[is_pointing];
+        int first = is_pointing ? 18 : 0, last = is_pointing ? 27 : 18, n = 0;
+        for (int d = 0; d < 9; d++) {
+            bb_t bb = boards[d];
+            for (int s = first; s < last; s++) {
+                bb_t inside = bb & UNIT_BB[s];
+                if (!(inside & (inside - 1))) continue;
+                for (int k = 0; k < n_crossing[s]; k++) {
+                    int t = crossing[s][k];
+                    bb_t shared = UNIT_BB[s] & UNIT_BB[t];
+                    if (!(inside & ~shared)) {
+                        if (bb & UNIT_BB[t] & ~shared) found[n++] = (Lock){d, s, t};
+                        break;
+                    }
                 }
             }
         }
+        b->n_locks[is_pointing] = n;
+        b->locks_at[is_pointing] = b->version;
     }
-    return n;
+    *count = b->n_locks[is_pointing];
+    return b->locks[is_pointing];
 }
 
 static int locked(Board *b, int is_pointing) {
-    Lock found[MAX_LOCKS];
-    int n = locks(b, is_pointing, found), fired = 0;
+    int n, fired = 0;
+    const Lock *found = board_locks(b, is_pointing, &n);
     for (int k = 0; k < n; k++) {
         mask_t bit = (mask_t)(1u << found[k].digit);
         bb_t source = UNIT_BB[found[k].source];
@@ -69,10 +68,10 @@ static int locked(Board *b, int is_pointing) {
 }
 
 static int direct(Board *b, int is_pointing) {
-    Lock found[MAX_LOCKS];
     int placements[2 * MAX_LOCKS][2];
     const bb_t *boards = board_digits(b);
-    int n = locks(b, is_pointing, found), count = 0;
+    int n, count = 0;
+    const Lock *found = board_locks(b, is_pointing, &n);
     for (int k = 0; k < n; k++) {
         bb_t bb = boards[found[k].digit];
         int source = found[k].source, target = found[k].target;

@@ -3,6 +3,34 @@
 
 #include "core.h"
 
+/* The union of a unit's masks (`once`) and the digits seen twice or more (`twice`), read with
+ * constant offsets: rows are runs of 9 cells, columns strides of 9, boxes 3 runs of 3. */
+#define SCAN(at)                 \
+    do {                         \
+        unsigned m_ = c[(at)];   \
+        twice |= once & m_;      \
+        once |= m_;              \
+    } while (0)
+
+static inline void scan_unit(const mask_t *c, int u, unsigned *once_out, unsigned *twice_out) {
+    unsigned once = 0, twice = 0;
+    if (u < 9) {
+        int base = 9 * u;
+        SCAN(base); SCAN(base + 1); SCAN(base + 2); SCAN(base + 3); SCAN(base + 4);
+        SCAN(base + 5); SCAN(base + 6); SCAN(base + 7); SCAN(base + 8);
+    } else if (u < 18) {
+        int col = u - 9;
+        SCAN(col); SCAN(col + 9); SCAN(col + 18); SCAN(col + 27); SCAN(col + 36);
+        SCAN(col + 45); SCAN(col + 54); SCAN(col + 63); SCAN(col + 72);
+    } else {
+        int base = ((u - 18) / 3) * 27 + ((u - 18) % 3) * 3;
+        SCAN(base); SCAN(base + 1); SCAN(base + 2); SCAN(base + 9); SCAN(base + 10);
+        SCAN(base + 11); SCAN(base + 18); SCAN(base + 19); SCAN(base + 20);
+    }
+    *once_out = once;
+    *twice_out = twice;
+}
+
 /* Check the dirty units: place their hidden singles (pushed on the stack). Returns the units
  * dirtied by those placements, or -1 when a unit lost a digit or a cell would need two. */
 static int64_t hidden_singles(mask_t c[STATE], uint32_t dirty, int *stack, int *sp) {
@@ -10,16 +38,12 @@ static int64_t hidden_singles(mask_t c[STATE], uint32_t dirty, int *stack, int *
     while (dirty) {
         int u = __builtin_ctz(dirty);
         dirty &= dirty - 1;
-        const uint8_t *unit = UNITS[u];
-        unsigned once = 0, twice = 0;
-        for (int k = 0; k < 9; k++) {
-            unsigned m = c[unit[k]];
-            twice |= once & m;
-            once |= m;
-        }
+        unsigned once, twice;
+        scan_unit(c, u, &once, &twice);
         if (once != ALL_DIGITS) return -1;
         unsigned single = once & ~twice & ~(unsigned)c[81 + u];
         if (!single) continue;
+        const uint8_t *unit = UNITS[u];
         for (int k = 0; k < 9; k++) {
             int i = unit[k];
             unsigned m = c[i] & single;
@@ -34,26 +58,43 @@ static int64_t hidden_singles(mask_t c[STATE], uint32_t dirty, int *stack, int *
     return fresh;
 }
 
+/* Remove digit `b` from cell p, as the reference's peer loop does; 0 when that empties it. */
+#define STRIKE(p)                                       \
+    do {                                                \
+        int p_ = (p);                                   \
+        unsigned m_ = c[p_];                            \
+        if (m_ & b) {                                   \
+            m_ ^= b;                                    \
+            if (!m_) return 0;                          \
+            c[p_] = (mask_t)m_;                         \
+            dirty |= CELL_UNITS[p_];                    \
+            if (!(m_ & (m_ - 1))) stack[sp++] = p_;     \
+        }                                               \
+    } while (0)
+
+/* Naked and hidden singles until nothing changes; 0 on a contradiction (solver/search.py).
+ * The peers are visited row, column, then the rest of the box rather than in ascending
+ * order: the outcome is the same (the same fixpoint, or a contradiction), only sooner. */
 int propagate(mask_t c[STATE], int *stack, int sp, uint32_t dirty) {
     for (;;) {
         while (sp) {
             int i = stack[--sp];
-            mask_t b = c[i];
-            c[81 + ROW_OF[i]] |= b;
-            c[90 + COL_OF[i]] |= b;
-            c[99 + BOX_OF[i]] |= b;
-            const uint8_t *peers = PEERS[i];
-            for (int k = 0; k < 20; k++) {
-                int p = peers[k];
-                unsigned m = c[p];
-                if (m & b) {
-                    m ^= b;
-                    if (!m) return 0;
-                    c[p] = (mask_t)m;
-                    dirty |= CELL_UNITS[p];
-                    if (!(m & (m - 1))) stack[sp++] = p;
-                }
+            unsigned b = c[i];
+            int row = ROW_OF[i], col = COL_OF[i];
+            c[81 + row] |= (mask_t)b;
+            c[90 + col] |= (mask_t)b;
+            c[99 + BOX_OF[i]] |= (mask_t)b;
+            for (int k = 0, at = row * 9; k < 9; k++, at++) {
+                if (at != i) STRIKE(at);
             }
+            for (int k = 0, at = col; k < 9; k++, at += 9) {
+                if (at != i) STRIKE(at);
+            }
+            const uint8_t *rest = BOX_REST[i];
+            STRIKE(rest[0]);
+            STRIKE(rest[1]);
+            STRIKE(rest[2]);
+            STRIKE(rest[3]);
         }
         int64_t fresh = hidden_singles(c, dirty, stack, &sp);
         if (fresh < 0) return 0;

@@ -5,6 +5,8 @@ static int hidden_singles(Board *b, int first_unit, int last_unit, int alone) {
     mask_t *cands = b->cands;
     int fired = 0;
     for (int u = first_unit; u < last_unit; u++) {
+        /* Only units with one empty cell (alone) or with several can fire: skip the rest. */
+        if (alone ? b->unit_empty[u] != 1 : b->unit_empty[u] < 2) continue;
         const uint8_t *unit = UNITS[u];
         unsigned once = 0, twice = 0;
         int empty = 0;

@@ -40,37 +40,23 @@ typedef struct {
 
 #define MAX_HIDDEN (27 * 126)
 
-/* Positions 0-8 along the unit of the cells of a bitboard. */
-static unsigned index_mask(int u, bb_t cells) {
-    unsigned out = 0;
-    for (int k = 0; k < 9; k++) {
-        if (bb_has(cells, UNITS[u][k])) out |= 1u << k;
-    }
-    return out;
-}
-
 static int hidden_sets(Board *b, int size, int is_direct, HiddenSet *found) {
-    const bb_t *boards = board_digits(b);
+    const uint16_t (*where)[9] = board_positions(b);
     int n = 0, idx[4];
     for (int u = 0; u < 27; u++) {
-        int empty = 0;
-        for (int k = 0; k < 9; k++) empty += b->cands[UNITS[u][k]] != 0;
-        if (empty <= (is_direct ? size : 2 * size)) continue;
-        bb_t where[9];
+        if (b->unit_empty[u] <= (is_direct ? size : 2 * size)) continue;
         int digits[9], nd = 0;
         for (int d = 0; d < 9; d++) {
-            where[d] = boards[d] & UNIT_BB[u];
-            int count = bb_pop(where[d]);
+            int count = pop(where[u][d]);
             if (count > 1 && count <= size) digits[nd++] = d;
         }
         for (int more = comb_first(idx, size, nd); more; more = comb_next(idx, size, nd)) {
-            bb_t spots = 0;
-            unsigned keep = 0;
+            unsigned spots = 0, keep = 0;
             for (int k = 0; k < size; k++) {
-                spots |= where[digits[idx[k]]];
+                spots |= where[u][digits[idx[k]]];
                 keep |= 1u << digits[idx[k]];
             }
-            if (bb_pop(spots) == size) found[n++] = (HiddenSet){u, keep, index_mask(u, spots)};
+            if (pop(spots) == size) found[n++] = (HiddenSet){u, keep, spots};
         }
     }
     return n;
@@ -94,12 +80,10 @@ static int direct_hidden_subsets(Board *b, int size) {
     static HiddenSet found[MAX_HIDDEN];
     static int placements[MAX_HIDDEN][2];
     int n = hidden_sets(b, size, 1, found), count = 0;
+    const uint16_t (*positions)[9] = board_positions(b);
     for (int k = 0; k < n; k++) {
         const uint8_t *unit = UNITS[found[k].unit];
-        unsigned where[9] = {0};
-        for (int j = 0; j < 9; j++) {
-            for (unsigned m = b->cands[unit[j]]; m; m &= m - 1) where[low_bit_index(m)] |= 1u << j;
-        }
+        const uint16_t *where = positions[found[k].unit];
         for (int d = 0; d < 9; d++) {
             if ((found[k].keep >> d & 1) || pop(where[d]) < 2) continue;
             unsigned left = where[d] & ~found[k].spots;

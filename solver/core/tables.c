@@ -5,6 +5,7 @@ uint8_t POP9[512];
 uint8_t ROW_OF[81], COL_OF[81], BOX_OF[81];
 uint8_t UNITS[27][9];
 uint8_t PEERS[81][20];
+uint8_t BOX_REST[81][4];
 uint32_t CELL_UNITS[81];
 bb_t UNIT_BB[27], PEER_BB[81];
 
@@ -33,5 +34,8 @@ void core_init(void) {
         PEER_BB[i] = peers;
         int n = 0;
         for (bb_t r = peers; r; r &= r - 1) PEERS[i][n++] = (uint8_t)bb_first(r);
+        n = 0;
+        bb_t rest = peers & ~UNIT_BB[ROW_OF[i]] & ~UNIT_BB[9 + COL_OF[i]];
+        for (bb_t r = rest; r; r &= r - 1) BOX_REST[i][n++] = (uint8_t)bb_first(r);
     }
 }

@@ -5,25 +5,9 @@
 
 enum { SKYSCRAPER, KITE, TURBOT };
 
-typedef struct {
-    int unit, a, b;
-} Link;
-
 static int kind_of(int u1, int u2) {
     if (u1 >= 18 || u2 >= 18) return TURBOT;
     return (u1 < 9) == (u2 < 9) ? SKYSCRAPER : KITE;
-}
-
-static int links(bb_t bb, Link found[27]) {
-    int n = 0;
-    for (int u = 0; u < 27; u++) {
-        bb_t spots = bb & UNIT_BB[u];
-        if (bb_pop(spots) == 2) {
-            int a = bb_first(spots);
-            found[n++] = (Link){u, a, bb_first(spots & (spots - 1))};
-        }
-    }
-    return n;
 }
 
 static int clear_all(Board *b, const bb_t *clears, int n, mask_t bit) {
@@ -36,9 +20,8 @@ static int clear_all(Board *b, const bb_t *clears, int n, mask_t bit) {
     return fired;
 }
 
-static int pairs(bb_t bb, int kind, bb_t *found) {
-    Link l[27];
-    int nl = links(bb, l), n = 0;
+static int pairs(bb_t bb, const Link *l, int nl, int kind, bb_t *found) {
+    int n = 0;
     for (int x = 0; x < nl; x++) {
         for (int y = x + 1; y < nl; y++) {
             int a1 = l[x].a, a2 = l[x].b, b1 = l[y].a, b2 = l[y].b;
@@ -63,7 +46,9 @@ static int chains(Board *b, int kind) {
     memcpy(boards, board_digits(b), sizeof boards);
     int fired = 0;
     for (int d = 0; d < 9; d++) {
-        int n = pairs(boards[d], kind, found);
+        int nl;
+        const Link *l = board_links(b, d, &nl);  /* digit d's links: unchanged so far */
+        int n = pairs(boards[d], l, nl, kind, found);
         fired += clear_all(b, found, n, (mask_t)(1u << d));
     }
     return fired;
@@ -80,12 +65,11 @@ static bb_t seen_by_all(bb_t cells) {
 }
 
 /* The rectangle of cross (r, c) in the box: the bitboards to clear. */
-static int er_targets(bb_t bb, int box, int r, int c, bb_t *found) {
+static int er_targets(bb_t bb, const Link *l, int nl, int box, int r, int c, bb_t *found) {
     bb_t inside = bb & UNIT_BB[18 + box];
     bb_t arm_row = inside & UNIT_BB[r] & ~UNIT_BB[9 + c];
     bb_t arm_col = inside & UNIT_BB[9 + c] & ~UNIT_BB[r];
-    Link l[27];
-    int nl = links(bb, l), n = 0;
+    int n = 0;
     for (int k = 0; k < nl; k++) {
         if (l[k].unit >= 18 || (UNIT_BB[l[k].unit] & UNIT_BB[18 + box])) continue;
         int ends[2][2] = {{l[k].a, l[k].b}, {l[k].b, l[k].a}};
@@ -104,6 +88,8 @@ int empty_rectangle(Board *b) {
     int fired = 0;
     for (int d = 0; d < 9; d++) {
         bb_t bb = boards[d];
+        int nl;
+        const Link *l = board_links(b, d, &nl);  /* read once: the digit's state at its start */
         for (int box = 0; box < 9; box++) {
             bb_t spots = bb & UNIT_BB[18 + box];
             if (bb_pop(spots) < 2) continue;
@@ -118,7 +104,7 @@ int empty_rectangle(Board *b) {
                 for (unsigned mc = cols; mc; mc &= mc - 1) {
                     int c = low_bit_index(mc);
                     if (spots & ~(UNIT_BB[r] | UNIT_BB[9 + c])) continue;
-                    int n = er_targets(bb, box, r, c, found);
+                    int n = er_targets(bb, l, nl, box, r, c, found);
                     fired += clear_all(b, found, n, (mask_t)(1u << d));
                 }
             }
