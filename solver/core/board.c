@@ -22,14 +22,18 @@ void board_from_grid(Board *b, const uint8_t grid[81]) {
             b->unit_empty[18 + BOX_OF[i]]++;
         }
     }
+    mask_t used[27] = {0};  /* digits given in each unit */
+    for (int i = 0; i < 81; i++) {
+        if (!grid[i]) continue;
+        mask_t bit = (mask_t)(1u << (grid[i] - 1));
+        used[ROW_OF[i]] |= bit;
+        used[9 + COL_OF[i]] |= bit;
+        used[18 + BOX_OF[i]] |= bit;
+    }
     for (int i = 0; i < 81; i++) {
         if (grid[i]) continue;
-        mask_t used = 0;
-        for (int k = 0; k < 20; k++) {
-            int d = grid[PEERS[i][k]];
-            if (d) used |= (mask_t)(1u << (d - 1));
-        }
-        b->cands[i] = (mask_t)(ALL_DIGITS & ~used);
+        mask_t seen = used[ROW_OF[i]] | used[9 + COL_OF[i]] | used[18 + BOX_OF[i]];
+        b->cands[i] = (mask_t)(ALL_DIGITS & ~seen);
     }
     for (int i = 0; i < 81; i++) {
         if (!grid[i] && !b->cands[i]) {

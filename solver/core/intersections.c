@@ -9,14 +9,31 @@ static int parallel(int unit, int i) {
 }
 
 /* For each source unit, the units of the other kind crossing it (3 lines of a box, or 3 boxes
- * of a line), ascending, as the reference lists them. */
-static int crossing[27][6], n_crossing[27] = {0};
+ * of a line), ascending as the reference lists them, with the cells they share as positions
+ * in the source and in the target. */
+typedef struct {
+    int target;
+    unsigned in_source, in_target;
+} Crossing;
+
+static Crossing crossing[27][6];
+static int n_crossing[27];
+
+static unsigned positions_of(int u, bb_t cells) {
+    unsigned out = 0;
+    for (int k = 0; k < 9; k++) {
+        if (bb_has(cells, UNITS[u][k])) out |= 1u << k;
+    }
+    return out;
+}
 
 static void make_crossings(void) {
     for (int s = 0; s < 27; s++) {
         int first = s >= 18 ? 0 : 18, last = s >= 18 ? 18 : 27;
         for (int t = first; t < last; t++) {
-            if (UNIT_BB[s] & UNIT_BB[t]) crossing[s][n_crossing[s]++] = t;
+            bb_t shared = UNIT_BB[s] & UNIT_BB[t];
+            if (shared)
+                crossing[s][n_crossing[s]++] = (Crossing){t, positions_of(s, shared), positions_of(t, shared)};
         }
     }
 }
@@ -26,19 +43,17 @@ static void make_crossings(void) {
 const Lock *board_locks(Board *b, int is_pointing, int *count) {
     if (!n_crossing[0]) make_crossings();
     if (b->locks_at[is_pointing] != b->version) {
-        const bb_t *boards = board_digits(b);
+        const uint16_t (*where)[9] = board_positions(b);
         Lock *found = b->locks[is_pointing];
         int first = is_pointing ? 18 : 0, last = is_pointing ? 27 : 18, n = 0;
         for (int d = 0; d < 9; d++) {
-            bb_t bb = boards[d];
             for (int s = first; s < last; s++) {
-                bb_t inside = bb & UNIT_BB[s];
+                unsigned inside = where[s][d];
                 if (!(inside & (inside - 1))) continue;
                 for (int k = 0; k < n_crossing[s]; k++) {
-                    int t = crossing[s][k];
-                    bb_t shared = UNIT_BB[s] & UNIT_BB[t];
-                    if (!(inside & ~shared)) {
-                        if (bb & UNIT_BB[t] & ~shared) found[n++] = (Lock){d, s, t};
+                    const Crossing *x = &crossing[s][k];
+                    if (!(inside & ~x->in_source)) {
+                        if (where[x->target][d] & ~x->in_target) found[n++] = (Lock){d, s, x->target};
                         break;
                     }
                 }

@@ -1,30 +1,42 @@
 /* Unique rectangle types 1 and 2, and BUG type 1 (solver/uniqueness.py). */
 #include "core.h"
 
-static int rectangles[9 * 9 * 9 * 9][4];
-static int n_rectangles = -1;
-
-/* Every rectangle of four cells spread over exactly two boxes, in the reference's order. */
-static void make_rectangles(void) {
-    n_rectangles = 0;
-    for (int r1 = 0; r1 < 9; r1++)
-        for (int r2 = r1 + 1; r2 < 9; r2++)
-            for (int c1 = 0; c1 < 9; c1++)
-                for (int c2 = c1 + 1; c2 < 9; c2++) {
+/* The rectangles of four cells spread over exactly two boxes that may hold a common pair, in
+ * the reference's order (rows r1 < r2, then columns c1 < c2): columns where the two rows'
+ * cells share fewer than two candidates are skipped, as no rectangle on them can fire. Read
+ * before any removal, the list can only hold too many (each is checked afresh), never miss. */
+static int rectangles(const mask_t *cands, int found[][4]) {
+    int n = 0;
+    for (int r1 = 0; r1 < 9; r1++) {
+        for (int r2 = r1 + 1; r2 < 9; r2++) {
+            unsigned cols = 0;
+            for (int c = 0; c < 9; c++)
+                cols |= (unsigned)(pop(cands[r1 * 9 + c] & cands[r2 * 9 + c]) >= 2) << c;
+            for (unsigned m1 = cols; m1 & (m1 - 1); m1 &= m1 - 1) {
+                int c1 = low_bit_index(m1);
+                for (unsigned m2 = m1 & (m1 - 1); m2; m2 &= m2 - 1) {
+                    int c2 = low_bit_index(m2);
                     if ((r1 / 3 == r2 / 3) == (c1 / 3 == c2 / 3)) continue;
-                    int *rect = rectangles[n_rectangles++];
+                    int *rect = found[n++];
                     rect[0] = r1 * 9 + c1;
                     rect[1] = r1 * 9 + c2;
                     rect[2] = r2 * 9 + c1;
                     rect[3] = r2 * 9 + c2;
                 }
+            }
+        }
+    }
+    return n;
 }
+
+static int found_rectangles[486][4];  /* the core runs under the GIL: one caller at a time */
 
 static int type1(Board *b) {
     const mask_t *cands = b->cands;
     int fired = 0;
-    for (int k = 0; k < n_rectangles; k++) {
-        const int *rect = rectangles[k];
+    int n = rectangles(cands, found_rectangles);
+    for (int k = 0; k < n; k++) {
+        const int *rect = found_rectangles[k];
         unsigned a = cands[rect[0]], bb = cands[rect[1]], c = cands[rect[2]], d = cands[rect[3]];
         unsigned common = a & bb & c & d;
         if (pop(common) < 2 || !(a && bb && c && d)) continue;
@@ -48,8 +60,9 @@ static int type1(Board *b) {
 static int type2(Board *b) {
     const mask_t *cands = b->cands;
     int fired = 0;
-    for (int k = 0; k < n_rectangles; k++) {
-        const int *rect = rectangles[k];
+    int n = rectangles(cands, found_rectangles);
+    for (int k = 0; k < n; k++) {
+        const int *rect = found_rectangles[k];
         unsigned common = cands[rect[0]] & cands[rect[1]] & cands[rect[2]] & cands[rect[3]];
         int same = 0, extra[4], ne = 0;
         for (int j = 0; j < 4; j++) {
@@ -68,7 +81,6 @@ static int type2(Board *b) {
 }
 
 int unique_rectangle(Board *b) {
-    if (n_rectangles < 0) make_rectangles();
     int fired = type1(b);
     if (fired || b->contradiction) return fired;
     fired = type2(b);
