@@ -10,9 +10,11 @@ undefined behaviour, found by the native tests or not.
    place of the installed one (a ``sitecustomize`` on PYTHONPATH loads it as ``solver._core``
    before ``solver`` is imported), libasan preloaded, ``PYTHONMALLOC=malloc`` so ASan sees
    Python's own buffers too, leak detection off (CPython leaks by design at exit), UBSan
-   fatal. Sanitizer reports go to log files, which are counted and shown.
+   fatal. The sanitizers' reports in the output (every process's) are counted and shown.
 3. Runs a smaller workload (samples/sample.txt, malformed texts, odd arguments) on the plain
-   build under ``valgrind --error-exitcode``, with ``PYTHONMALLOC=malloc``.
+   build under ``valgrind --error-exitcode``, with ``PYTHONMALLOC=malloc``. Errors with a
+   frame in the core count; CPython's own valgrind noise (it has no suppressions here) is
+   listed but not counted.
 
 Prints a verdict per step and exits 0 only when no step found an error.
 """
@@ -26,6 +28,7 @@ import subprocess
 import sys
 import tempfile
 import xml.etree.ElementTree as ET
+from collections import Counter
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -33,17 +36,20 @@ TESTS = ["tests/solver/test_backends.py", "tests/solver/test_core_fuzz.py"]
 SANITIZE = "-fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer"
 ASAN_OPTIONS = "detect_leaks=0:halt_on_error=1:abort_on_error=0:strict_string_checks=1"
 UBSAN_OPTIONS = "print_stacktrace=1:halt_on_error=1"
+REPORT_MARKERS = ("ERROR: AddressSanitizer", "runtime error:", "SUMMARY: ")
 VALGRIND_ERRORS = 99  # valgrind's exit code when it found errors
 
-# Loads the core built under ``directory`` as solver._core, before anything imports solver.
+# Makes ``import solver._core`` load the given build: a finder ahead of the others. (Loading
+# it here directly would not do: its init imports solver, which would import the other one.)
 SITECUSTOMIZE = """\
-import importlib.machinery, importlib.util, sys
-(_path,) = {paths!r}
-_loader = importlib.machinery.ExtensionFileLoader("solver._core", _path)
-_spec = importlib.util.spec_from_file_location("solver._core", _path, loader=_loader)
-_module = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(_module)
-sys.modules["solver._core"] = _module
+import importlib.util, sys
+class _Core:
+    @staticmethod
+    def find_spec(name, path=None, target=None):
+        if name == "solver._core":
+            return importlib.util.spec_from_file_location(name, {path!r})
+        return None
+sys.meta_path.insert(0, _Core)
 """
 
 # The valgrind workload: the bundled sample in one batch, and malformed input of every kind.
@@ -68,6 +74,7 @@ for budget in (-1, 1.5, None, "10"):
     except (TypeError, ValueError, OverflowError):
         pass
 print(f"valgrind workload: {len(results)} sample puzzles, {len(odd)} odd texts x 7 budgets")
+print(f"core in use: {core.__file__}")
 """
 
 
@@ -87,7 +94,7 @@ def preload(so: Path, out: Path) -> dict[str, str]:
     """Environment that loads ``so`` as solver._core in every Python process started."""
     site = out / "site"
     site.mkdir(exist_ok=True)
-    (site / "sitecustomize.py").write_text(SITECUSTOMIZE.format(paths=(str(so),)))
+    (site / "sitecustomize.py").write_text(SITECUSTOMIZE.format(path=str(so)))
     path = os.pathsep.join(p for p in (str(site), os.environ.get("PYTHONPATH")) if p)
     return {**os.environ, "PYTHONPATH": path, "PYTHONMALLOC": "malloc"}
 
@@ -101,9 +108,22 @@ def loaded_core(env: dict[str, str]) -> str:
     return (done.stdout + done.stderr).strip()
 
 
-def sanitizer_reports(logs: Path) -> list[str]:
-    """The sanitizer reports written under ``logs`` (one file per process that found one)."""
-    return [p.read_text(errors="replace") for p in sorted(logs.glob("*.*")) if p.stat().st_size]
+def sanitizer_reports(output: list[str]) -> list[str]:
+    """The sanitizers' report lines in the output of a run (ASan's, UBSan's)."""
+    return [line for line in output if any(m in line for m in REPORT_MARKERS)]
+
+
+def run_echoed(command: list[str], env: dict[str, str]) -> tuple[int, list[str]]:
+    """Run ``command``, its output (stderr too, every process it starts) echoed and kept."""
+    output = []
+    with subprocess.Popen(
+        command, cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True
+    ) as process:
+        assert process.stdout is not None
+        for line in process.stdout:
+            print(line, end="", flush=True)
+            output.append(line)
+    return process.returncode, output
 
 
 def junit_counts(path: Path) -> dict[str, int]:
@@ -121,32 +141,35 @@ def run_asan(out: Path, examples: int | None, extra: list[str]) -> bool:
     print("building solver._core with ASan + UBSan ...", flush=True)
     so = build(out / "asan", f"{SANITIZE} -g -O1", "-fsanitize=address,undefined")
     env = preload(so, out / "asan")
-    logs = out / "asan" / "logs"
-    logs.mkdir()
     libasan = subprocess.run(
         ["gcc", "-print-file-name=libasan.so"], capture_output=True, text=True, check=True
     ).stdout.strip()
     env |= {
         "LD_PRELOAD": libasan,
-        "ASAN_OPTIONS": f"{ASAN_OPTIONS}:log_path={logs / 'asan'}",
-        "UBSAN_OPTIONS": f"{UBSAN_OPTIONS}:log_path={logs / 'ubsan'}",
+        "ASAN_OPTIONS": ASAN_OPTIONS,
+        "UBSAN_OPTIONS": UBSAN_OPTIONS,
     }
     env.pop("CI", None)  # the slow corpora are too slow under ASan; hypothesis depth by flag
-    print(f"core in use: {loaded_core(env)}", flush=True)
+    in_use = loaded_core(env)
+    print(f"core in use: {in_use}", flush=True)
+    if in_use != f"native {so}":
+        print("ASan+UBSan: the sanitized core was not the one loaded: ERRORS FOUND")
+        return False
     junit = out / "asan" / "junit.xml"
     command = [sys.executable, "-m", "pytest", *TESTS, "-q", "-p", "no:cacheprovider"]
+    command += ["-m", "not slow"]
     command += [f"--junitxml={junit}", *extra]
     if examples:
         env["SUDOKU_TEST_EXAMPLES"] = str(examples)
-    done = subprocess.run(command, cwd=ROOT, env=env)
+    returncode, output = run_echoed(command, env)
     counts = junit_counts(junit)
-    reports = sanitizer_reports(logs)
+    reports = sanitizer_reports(output)
     for report in reports:
-        print(report)
+        print(f"  report: {report.rstrip()}")
     ran = counts["tests"] - counts["skipped"]
-    clean = not reports and done.returncode == 0 and ran > 0 and counts["skipped"] == 0
+    clean = not reports and returncode == 0 and ran > 0 and counts["skipped"] == 0
     print(
-        f"ASan+UBSan: pytest exit {done.returncode}; {counts['tests']} tests, {ran} ran, "
+        f"ASan+UBSan: pytest exit {returncode}; {counts['tests']} tests, {ran} ran, "
         f"{counts['failures']} failed, {counts['errors']} errors, {counts['skipped']} skipped; "
         f"{len(reports)} sanitizer report(s): {'CLEAN' if clean else 'ERRORS FOUND'}",
         flush=True,
@@ -154,23 +177,56 @@ def run_asan(out: Path, examples: int | None, extra: list[str]) -> bool:
     return clean
 
 
+def valgrind_errors(xml: Path, so: Path) -> tuple[list[str], Counter[str]]:
+    """Valgrind's errors that have a frame in the core (any of their stacks, the origin's
+    too), described; and how many others there are (CPython's own, libc's), by kind and first
+    function. Leak records are left out: CPython keeps its objects at exit by design."""
+    core, other = [], Counter[str]()
+    for error in ET.parse(xml).getroot().iter("error"):  # noqa: S314 - valgrind's own file
+        kind = error.findtext("kind", "")
+        if kind.startswith("Leak_"):
+            continue
+        what = error.findtext("what") or error.findtext("xwhat/text") or ""
+        frames = list(error.iter("frame"))
+        if not any(f.findtext("obj") == str(so) for f in frames):
+            other[f"{kind} in {frames[0].findtext('fn', '?') if frames else '?'}"] += 1
+            continue
+        where = [
+            f"{f.findtext('fn', '?')} ({f.findtext('file', Path(f.findtext('obj', '?')).name)}"
+            f":{f.findtext('line', '?')})"
+            for f in frames[:8]
+        ]
+        core.append(f"{kind}: {what}\n      " + "\n      ".join(where))
+    return core, other
+
+
 def run_valgrind(out: Path) -> bool:
-    """The smaller workload under valgrind, on a plain build with debug info; True when clean."""
+    """The smaller workload under valgrind, on a plain build with debug info; True when no
+    error touches the core (CPython's own valgrind noise is listed, not counted)."""
     if not shutil.which("valgrind"):
         print("valgrind: not installed (apt-get install valgrind): SKIPPED")
         return True
     print("building solver._core plainly (-g) for valgrind ...", flush=True)
     so = build(out / "plain", "-g", "")
     env = preload(so, out / "plain")
-    command = ["valgrind", "-q", f"--error-exitcode={VALGRIND_ERRORS}", "--track-origins=yes"]
-    command += [sys.executable, "-c", WORKLOAD]
+    xml = out / "plain" / "valgrind.xml"
+    command = ["valgrind", f"--error-exitcode={VALGRIND_ERRORS}", "--track-origins=yes"]
+    command += ["--leak-check=no"]  # CPython keeps its objects at exit by design
+    command += ["--xml=yes", f"--xml-file={xml}", sys.executable, "-c", WORKLOAD]
     done = subprocess.run(command, cwd=ROOT, env=env, capture_output=True, text=True)
-    print(done.stdout.strip())
-    if done.stderr.strip():
-        print(done.stderr.strip())
-    clean = done.returncode == 0
-    verdict = "CLEAN" if clean else f"ERRORS FOUND (exit {done.returncode})"
-    print(f"valgrind: {verdict}", flush=True)
+    print(done.stdout.strip() or done.stderr.strip())
+    core, other = valgrind_errors(xml, so) if xml.exists() else ([], Counter[str]())
+    for line in core:
+        print(f"  in the core: {line}")
+    for what, times in other.most_common():
+        print(f"  elsewhere (not counted): {times} x {what}")
+    finished = done.returncode in (0, VALGRIND_ERRORS) and f"core in use: {so}" in done.stdout
+    clean = finished and not core
+    print(
+        f"valgrind: exit {done.returncode}; {len(core)} error(s) in the core, {other.total()} "
+        f"elsewhere (CPython, libc: not counted): {'CLEAN' if clean else 'ERRORS FOUND'}",
+        flush=True,
+    )
     return clean
 
 

@@ -14,6 +14,7 @@ import os
 import random
 import re
 import threading
+from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from types import ModuleType
 
@@ -76,8 +77,10 @@ def mismatches(name: str, numbered: list[tuple[int, str]]) -> list[str]:
     four chunks a process, so a small sample keeps both busy)."""
     size = max(1, min(CHUNK, -(-len(numbered) // (4 * PROCESSES))))
     jobs = [(name, BUDGET, numbered[k : k + size]) for k in range(0, len(numbered), size)]
-    with multiprocessing.get_context("fork").Pool(PROCESSES) as pool:
-        return [m for chunk in pool.imap(check_batch, jobs) for m in chunk]
+    # A process that dies (a crash in the core) breaks the pool at once, rather than hang it.
+    context = multiprocessing.get_context("fork")
+    with ProcessPoolExecutor(PROCESSES, mp_context=context) as pool:
+        return [m for chunk in pool.map(check_batch, jobs) for m in chunk]
 
 
 @pytest.mark.usefixtures("native")
