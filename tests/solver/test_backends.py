@@ -19,8 +19,9 @@ from pathlib import Path
 from types import ModuleType
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
+from hypothesis.control import currently_in_test_context
 
 import solver
 from solver import engine
@@ -154,6 +155,8 @@ def assert_same(native: ModuleType, puzzle: object, budget: int) -> None:
     """The core and the reference give the same outcome for ``puzzle`` (result or error)."""
     got = native_outcome(native, puzzle, budget)  # type: ignore[arg-type]
     expected = reference_outcome(puzzle, budget)  # type: ignore[arg-type]
+    if currently_in_test_context():  # what was generated: --hypothesis-show-statistics
+        event(f"outcome: {expected.get('status') or expected.get('raises')}")
     found = report(f"node_budget={budget}", puzzle, got, expected)
     if found:
         pytest.fail(found)
