@@ -100,8 +100,15 @@ int propagate(mask_t c[STATE], int *stack, int sp, uint32_t dirty) {
             c[81 + row] |= (mask_t)b;
             c[90 + col] |= (mask_t)b;
             c[99 + BOX_OF[i]] |= (mask_t)b;
-            for (int k = 0, at = row * 9; k < 9; k++, at++) {
-                if (at != i) STRIKE(at);
+            {   /* the row, four masks at a time: visit only the cells that hold b */
+                int base = row * 9;
+                uint64_t lanes = (uint64_t)b * 0x0001000100010001ull;
+                uint64_t h0 = load4(c + base) & lanes, h1 = load4(c + base + 4) & lanes;
+                if (col < 4) h0 &= ~(0xFFFFull << (16 * col));
+                else if (col < 8) h1 &= ~(0xFFFFull << (16 * (col - 4)));
+                for (; h0; h0 &= h0 - 1) STRIKE(base + __builtin_ctzll(h0) / 16);
+                for (; h1; h1 &= h1 - 1) STRIKE(base + 4 + __builtin_ctzll(h1) / 16);
+                if (col != 8) STRIKE(base + 8);
             }
             for (int k = 0, at = col; k < 9; k++, at += 9) {
                 if (at != i) STRIKE(at);
