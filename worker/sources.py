@@ -24,12 +24,13 @@ import lzma
 import re
 import zlib
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass
 from io import BufferedIOBase
 from itertools import chain
 from pathlib import Path
+from typing import NamedTuple
 
 import solver
+from worker.conflicts import conflicting
 
 MAX_LINE_CHARS = 10_000
 RAW_CHARS = 200
@@ -38,24 +39,26 @@ PUZZLE_COLUMNS = ("puzzle", "quizzes", "quiz", "puzzles", "givens", "grid", "sud
 _CHUNK = 1 << 16
 _KEEP_BYTES = 4 * MAX_LINE_CHARS  # a UTF-8 character takes at most 4 bytes
 _BOM = b"\xef\xbb\xbf"
-_EOL = re.compile(rb"\r\n|\r|\n")
 _FIRST_FIELD = re.compile(r"\s*([^\s,]*)")
+# The common case, a first field of exactly 81 cell characters: normalised without the solver
+# (conflicting givens are screened in bulk, `_SCREEN_EVERY` records at a time).
+_PLAIN_FIELD = re.compile(r"\s*([1-9.0\-_*x]{81})(?![^\s,])")
+_TO_DOTS = str.maketrans(dict.fromkeys("0-_*x", "."))
+_SCREEN_EVERY = 256
 _HEADER_NAME = re.compile(r"[A-Za-z_][\w .-]{0,63}")
 _RULING = frozenset("-+=|* \t")
 _DAMAGE = (EOFError, OSError, zlib.error, lzma.LZMAError)
 _LIMIT = f"over the limit of {MAX_LINE_CHARS:,} characters"
 
 
-@dataclass(frozen=True)
-class Accepted:
+class Accepted(NamedTuple):
     """A puzzle that passed: its record's first line and the normalised 81 characters."""
 
     line: int
     puzzle: str
 
 
-@dataclass(frozen=True)
-class Rejected:
+class Rejected(NamedTuple):
     """A record that did not: its first line, its text (<= 200 chars, NUL as `\\x00`) and why.
 
     `column` is 1-based within the line holding the bad character (for a grid, the line the
@@ -90,8 +93,7 @@ class SourceError(ValueError):
         self.line = line
 
 
-@dataclass(frozen=True)
-class _Line:
+class _Line(NamedTuple):
     """One decoded line; `error` says why it cannot be a record, `fatal` that reading stops."""
 
     number: int
@@ -149,14 +151,13 @@ def _physical_lines(stream: BufferedIOBase) -> Iterator[tuple[bytes, int]]:
         if after_cr and chunk.startswith(b"\n"):  # a CRLF split across two chunks
             chunk = chunk[1:]
         after_cr = chunk.endswith(b"\r")
-        start = 0
-        for eol in _EOL.finditer(chunk):
-            piece = chunk[start : eol.start()]
+        pieces = chunk.splitlines()  # bytes split at LF, CRLF and CR only: our lines
+        rest = b"" if chunk.endswith((b"\n", b"\r")) or not pieces else pieces.pop()
+        for piece in pieces:
             yield head + piece[: _KEEP_BYTES - len(head)], size + len(piece)
-            head, size, start = b"", 0, eol.end()
-        piece = chunk[start:]
-        head += piece[: _KEEP_BYTES - len(head)]
-        size += len(piece)
+            head, size = b"", 0
+        head += rest[: _KEEP_BYTES - len(head)]
+        size += len(rest)
     if size:
         yield head, size
 
@@ -217,13 +218,33 @@ def _records(lines: Iterator[_Line], path: Path) -> Iterator[Record]:
 
 
 def _one_per_line(lines: Iterable[_Line]) -> Iterator[Record]:
+    """Records in file order; fast-path puzzles are screened `_SCREEN_EVERY` records at a time."""
+    records: list[Record] = []
+    fast: list[tuple[int, _Line, str]] = []  # (index in records, line, puzzle) to screen
     for line in lines:
-        if line.error is not None:
-            yield line.rejected()
+        plain = _PLAIN_FIELD.match(line.text) if line.error is None else None
+        if plain is not None:
+            puzzle = plain[1].translate(_TO_DOTS)
+            fast.append((len(records), line, puzzle))
+            records.append(Accepted(line.number, puzzle))
+        elif line.error is not None:
+            records.append(line.rejected())
+        elif not line.skipped:
+            records.append(_judge_line(line))
+        if len(records) >= _SCREEN_EVERY or line.fatal:
+            yield from _screened(records, fast)
+            records, fast = [], []
             if line.fatal:
                 return
-        elif not line.skipped:
-            yield _judge_line(line)
+    yield from _screened(records, fast)
+
+
+def _screened(records: list[Record], fast: list[tuple[int, _Line, str]]) -> list[Record]:
+    """The records, each fast-path puzzle with conflicting givens judged again for its reason."""
+    for k in conflicting([puzzle for _, _, puzzle in fast]):
+        index, line, _ = fast[k]
+        records[index] = _judge_line(line)
+    return records
 
 
 def _judge_line(line: _Line) -> Record:
