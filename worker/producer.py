@@ -73,6 +73,8 @@ def send_batches(
     sessions: sessionmaker[Session], works: list[BatchWork], send: Callable[[BatchWork], None]
 ) -> None:
     """Send committed batches to the queue, then record that they were sent."""
+    if not works:
+        return
     for work in works:
         send(work)
     with sessions() as session:

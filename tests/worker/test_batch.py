@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
 import solver
 from worker.batch import solve_batch
 
@@ -15,27 +17,43 @@ EMPTY = "." * 81
 def test_every_puzzle_of_a_batch_gets_one_row_matching_the_solver() -> None:
     """Rows come back in order, keyed by puzzle id, with the solver's status and metrics."""
     rows = solve_batch(1, [(10, EASY), (11, HARD), (12, EMPTY)])
-    assert [row["puzzle_id"] for row in rows] == [10, 11, 12]
+    assert [row.puzzle_id for row in rows] == [10, 11, 12]
     for row, givens in zip(rows, (EASY, HARD, EMPTY), strict=True):
         expected = solver.solve(givens)
-        assert row["status"] == expected.status
-        assert row["solution"] == expected.solution
-        assert row["difficulty"] == expected.difficulty
-        assert row["difficulty_score"] == expected.difficulty_score
-        assert row["guesses"] == expected.metrics.guesses
-        assert row["technique_counts"] == dict(expected.metrics.technique_counts)
-        assert row["solver_version"] == solver.SOLVER_VERSION
-        assert row["solve_ms"] >= 0
+        assert row.status == expected.status
+        assert row.solution == expected.solution
+        assert row.difficulty == expected.difficulty
+        assert row.difficulty_score == expected.difficulty_score
+        assert row.guesses == expected.metrics.guesses
+        assert json.loads(row.technique_counts or "") == dict(expected.metrics.technique_counts)
+        assert row.solver_version == solver.SOLVER_VERSION
+        assert row.solve_ms is not None and row.solve_ms >= 0
 
 
-def test_rows_carry_plain_values_that_json_can_store() -> None:
-    """technique_counts and every metric serialise to JSON (the results table stores them)."""
-    (row,) = solve_batch(1, [(1, HARD)])
-    json.dumps({k: v for k, v in row.items() if k != "solved_at"})
+def test_the_solver_is_entered_once_per_batch(monkeypatch: pytest.MonkeyPatch) -> None:
+    """One solve_many_timed call for the whole batch (the native core is crossed once)."""
+    calls: list[int] = []
+    real = solver.solve_many_timed
+
+    def counting(puzzles: list[str], **budget: int) -> list[tuple[solver.SolveResult, float]]:
+        calls.append(len(puzzles))
+        return real(puzzles, **budget)
+
+    monkeypatch.setattr(solver, "solve_many_timed", counting)
+    rows = solve_batch(1, [(1, EASY), (2, EMPTY), (3, EASY)])
+    assert calls == [3]
+    assert rows[0].solution == rows[2].solution
+
+
+def test_a_batch_shares_one_timestamp_and_rows_hold_plain_values() -> None:
+    """solved_at is one instant for the batch; every other value is JSON-ready."""
+    rows = solve_batch(1, [(1, HARD), (2, EASY)])
+    assert rows[0].solved_at is rows[1].solved_at
+    json.dumps([row[:-1] for row in rows])
 
 
 def test_a_tiny_node_budget_gives_up_instead_of_running_on() -> None:
     """The node budget reaches the solver: a hard puzzle with a budget of 1 is gave_up."""
     (row,) = solve_batch(1, [(1, HARD)], node_budget=1)
-    assert row["status"] == "gave_up"
-    assert row["solution"] is None
+    assert row.status == "gave_up"
+    assert row.solution is None
