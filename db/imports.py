@@ -12,13 +12,14 @@ from dataclasses import dataclass
 from itertools import groupby
 from typing import Any, cast
 
-from sqlalchemy import Table, func, insert, select, text, update
+from sqlalchemy import Table, func, insert, select, update
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.orm import Session
 
-from db.bulk import dialect_of, insert_rows, stage_rows
+from db.bulk import dialect_of, insert_rows
 from db.counters import advance
 from db.errors import CollectionConflict, StorageError
+from db.known import LOOKUP_PAGE, Known, puzzles_of, stored_lines
 from db.models import Batch, Collection, CollectionPuzzle, Puzzle, RejectedLine
 
 __all__ = [  # CollectionConflict too: importers catch it from here
@@ -32,37 +33,11 @@ __all__ = [  # CollectionConflict too: importers catch it from here
 ]
 
 RAW_TEXT_LIMIT = 200
-LOOKUP_PAGE = 2_000  # ids per `IN (...)`: far below SQLite's 32,766 bound parameters
 
 lines_table = cast(Table, CollectionPuzzle.__table__)
 rejected_table = cast(Table, RejectedLine.__table__)
 LINE_COLUMNS = ("collection_id", "line", "puzzle_id", "batch_id", "is_duplicate")
 REJECTED_COLUMNS = ("collection_id", "line", "column", "raw_text", "reason")
-
-# A chunk's accepted lines are staged in a temporary table; the rest is set-based SQL.
-STAGE = "_stage_lines"
-STAGE_COLUMNS = {  # on SQLite the line is the rowid: the table is read in line order for free
-    "sqlite": {"line": "integer PRIMARY KEY", "givens": "text NOT NULL"},
-    "postgresql": {"line": "integer NOT NULL", "givens": "varchar(81) NOT NULL"},
-}
-NEW_PUZZLES = text(
-    f"INSERT INTO {Puzzle.__tablename__} (givens, givens_count) "  # noqa: S608
-    f"SELECT givens, 81 - (length(givens) - length(replace(givens, '.', ''))) FROM {STAGE} "
-    "WHERE true ORDER BY line ON CONFLICT (givens) DO NOTHING"
-)
-# Per staged line, in line order: its puzzle, whether that puzzle has a result, whether the
-# collection already holds it, and whether this very line is stored (a replayed chunk).
-# Chunks are stored whole and in file order, so the stored lines are a prefix of the file:
-# a puzzle the collection holds sits on an earlier line than any line not stored yet.
-LOOKUP = text(
-    "SELECT p.id, "  # noqa: S608
-    "EXISTS (SELECT 1 FROM results AS r WHERE r.puzzle_id = p.id), "
-    "EXISTS (SELECT 1 FROM collection_puzzles AS cp "
-    " WHERE cp.collection_id = :collection_id AND cp.puzzle_id = p.id), "
-    "EXISTS (SELECT 1 FROM collection_puzzles AS cp "
-    " WHERE cp.collection_id = :collection_id AND cp.line = s.line) "
-    f"FROM {STAGE} AS s JOIN puzzles AS p ON p.givens = s.givens ORDER BY s.line"
-)
 
 
 @dataclass(frozen=True)
@@ -100,19 +75,6 @@ def get_or_create_collection(
     return found
 
 
-def _lookup(
-    session: Session, collection_id: int, accepted: list[tuple[int, str]]
-) -> list[tuple[int, bool, bool, bool]]:
-    """Store the chunk's new puzzles; per accepted line (in line order): its puzzle id, whether
-    the puzzle has a result, whether the collection holds it already, whether the line is."""
-    wrong = next((givens for _, givens in accepted if len(givens) != 81), None)
-    if wrong is not None:
-        raise ValueError(f"givens must be 81 characters, got {len(wrong)}: {wrong[:90]!r}")
-    stage_rows(session, STAGE, STAGE_COLUMNS[dialect_of(session)], accepted)
-    session.execute(NEW_PUZZLES)
-    return session.execute(LOOKUP, {"collection_id": collection_id}).all()  # type: ignore[return-value]
-
-
 @dataclass
 class _Lines:
     """A chunk's lines to store: `[line, puzzle_id, batch_id, is_duplicate, givens]` each,
@@ -123,13 +85,16 @@ class _Lines:
     new: int  # lines holding a puzzle the collection did not hold before
 
 
-def _classify(accepted: list[tuple[int, str]], found: list[tuple[int, bool, bool, bool]]) -> _Lines:
+def _classify(accepted: list[tuple[int, str]], known: dict[str, Known], stored: set[int]) -> _Lines:
+    """Each line's puzzle and whether it is a duplicate. Chunks are stored whole and in file
+    order, so a puzzle the collection holds sits on an earlier line than any line not stored."""
     seen: set[int] = set()  # puzzle ids on earlier lines of this chunk
     lines = _Lines([], [], 0)
-    for (line, givens), (puzzle_id, solved, held, stored) in zip(accepted, found, strict=True):
+    for line, givens in accepted:
+        puzzle_id, solved, held = known[givens]
         duplicate = held or puzzle_id in seen
         seen.add(puzzle_id)
-        if stored:
+        if line in stored:
             continue
         if not duplicate:
             lines.new += 1
@@ -197,7 +162,14 @@ def add_records(
     if batch_size < 1:
         raise ValueError(f"batch_size must be at least 1, got {batch_size}")
     accepted = sorted(accepted)
-    lines = _classify(accepted, _lookup(session, collection_id, accepted) if accepted else [])
+    lines = _Lines([], [], 0)
+    if accepted:
+        wrong = next((givens for _, givens in accepted if len(givens) != 81), None)
+        if wrong is not None:
+            raise ValueError(f"givens must be 81 characters, got {len(wrong)}: {wrong[:90]!r}")
+        known = puzzles_of(session, collection_id, accepted)
+        stored = stored_lines(session, collection_id, accepted[0][0], accepted[-1][0])
+        lines = _classify(accepted, known, stored)
     work = _make_batches(session, collection_id, lines, batch_size)
     rows = ((collection_id, *row[:4]) for row in lines.rows)
     inserted = insert_rows(
