@@ -13,6 +13,7 @@ from urllib.parse import urlsplit, urlunsplit
 
 DEFAULT_DATABASE_URL = "sqlite:///sudoku.db"
 DEFAULT_BROKER_URL = "redis://127.0.0.1:6379/0"
+SOLVER_BACKENDS = ("auto", "native", "python")
 
 
 def _int(name: str, default: int) -> int:
@@ -41,6 +42,7 @@ class Settings:
     retry_backoff_max: int = 60
     visibility_timeout: int = 900
     unacked_restore_interval: int = 5
+    solver_backend: str = "auto"  # auto: the compiled core when it was built
 
     def __post_init__(self) -> None:
         if not 0 < self.task_soft_time_limit < self.task_time_limit:
@@ -54,6 +56,11 @@ class Settings:
             )
         if self.batch_size < 1:
             raise ValueError("SUDOKU_BATCH_SIZE must be at least 1")
+        if self.solver_backend not in SOLVER_BACKENDS:
+            raise ValueError(
+                f"SUDOKU_SOLVER_BACKEND={self.solver_backend!r}: expected one of "
+                + ", ".join(SOLVER_BACKENDS)
+            )
 
     @classmethod
     def from_env(cls) -> Settings:
@@ -73,6 +80,7 @@ class Settings:
             unacked_restore_interval=_int(
                 "SUDOKU_UNACKED_RESTORE_INTERVAL", cls.unacked_restore_interval
             ),
+            solver_backend=(env.get("SUDOKU_SOLVER_BACKEND") or "auto").strip().lower(),
         )
 
 

@@ -26,6 +26,8 @@ def solve(puzzle: str | Sequence[int], *, node_budget: int = 200_000) -> SolveRe
 
     Raises PuzzleFormatError for malformed input; every other outcome is a status.
     """
+    if node_budget < 0:
+        raise ValueError("node_budget must not be negative")
     grid = parse(puzzle) if isinstance(puzzle, str) else check_grid(puzzle)
     text = to_text(grid)
     givens = 81 - grid.count(0)

@@ -112,7 +112,7 @@ def check_grid(grid: Sequence[int]) -> Grid:
     if len(grid) != 81:
         raise PuzzleFormatError(f"expected 81 cells, got {len(grid)}")
     for k, d in enumerate(grid):
-        if not isinstance(d, int) or not 0 <= d <= 9:
+        if not isinstance(d, int) or isinstance(d, bool) or not 0 <= d <= 9:
             raise PuzzleFormatError(f"illegal cell value {d!r} at column {k + 1}", k + 1)
     return tuple(grid)
 

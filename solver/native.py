@@ -1,18 +1,22 @@
 """The compiled core (``solver._core``, from ``solver/_core.c``) behind the solver's API.
 
 The core reads plain 81-character puzzles (digits and the empty markers of ``solver.grid``,
-surrounded by ASCII whitespace at most) and returns, per puzzle, the plain values of a
-``SolveResult`` and the seconds it took. Anything else it hands back untouched (None) and the
-reference ``parse`` says what is wrong, or normalises it for a second try.
+surrounded by ASCII whitespace at most) and returns, per puzzle, the ``SolveResult`` and the
+seconds it took. Anything else it hands back untouched (None) and the reference ``parse`` says
+what is wrong, or normalises it for a second try.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 
 import solver._core as _core
-from solver.grid import PuzzleFormatError, check_grid, parse, to_text
-from solver.result import Metrics, SolveResult
+from solver.engine import SolverBug
+from solver.grid import PuzzleFormatError, check_grid, find_conflict, parse, to_text
+from solver.result import STATUSES, SolveResult
+
+_PLAIN = frozenset({"solved", "multiple", "unsolvable", "gave_up"})
 
 
 def _plain(puzzle: str | Sequence[int]) -> str:
@@ -20,12 +24,16 @@ def _plain(puzzle: str | Sequence[int]) -> str:
     return puzzle if isinstance(puzzle, str) else to_text(check_grid(puzzle))
 
 
-def _result(raw: tuple) -> tuple[SolveResult, float]:  # type: ignore[type-arg]
-    """A SolveResult (and seconds) from the core's tuple."""
-    (text, status, solution, reason, alone, hardest, counts, depth, guesses, backtracks, givens,
-     nodes, score, label, ep, ed, seconds) = raw  # fmt: skip
-    metrics = Metrics(alone, hardest, counts, depth, guesses, backtracks, givens, nodes)
-    return SolveResult(text, status, solution, reason, metrics, score, label, ep, ed), seconds
+def _checked(item: tuple[SolveResult, float]) -> tuple[SolveResult, float]:
+    """The core's answer, completed: an invalid puzzle's reason worded by the reference, and a
+    refused answer raised."""
+    result, seconds = item
+    if result.status == "invalid":  # rare: the reference words which givens clash
+        reason = find_conflict(parse(result.puzzle))
+        return replace(result, reason=reason), seconds
+    if result.status not in STATUSES:  # "solver_bug", the core's signal
+        raise SolverBug(f"solver produced a wrong solution for {result.puzzle}")
+    return item
 
 
 def solve_many(
@@ -33,6 +41,8 @@ def solve_many(
 ) -> list[tuple[SolveResult, float]]:
     """Solve a batch in one call into the core. A malformed puzzle raises PuzzleFormatError,
     its message prefixed with ``puzzle K:`` (its index) when ``name_index``."""
+    if node_budget < 0:
+        raise ValueError("node_budget must not be negative")
     texts = []
     for k, puzzle in enumerate(puzzles):
         try:
@@ -48,7 +58,7 @@ def solve_many(
             except PuzzleFormatError as exc:
                 raise _at(k, exc, name_index) from exc
             raw = _core.solve_many([text], node_budget)[0]
-        out.append(_result(raw))
+        out.append(raw if raw[0].status in _PLAIN else _checked(raw))
     return out
 
 

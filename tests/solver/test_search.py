@@ -132,10 +132,10 @@ def test_to_dict_is_plain_json_and_the_result_is_frozen() -> None:
 def test_the_solver_raises_rather_than_return_a_wrong_solution(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    """If the independent check ever failed, solve raises SolverBug instead of answering."""
+    """If the independent check ever failed, the reference raises SolverBug, not an answer."""
     monkeypatch.setattr("solver.engine.is_solution", lambda puzzle, solution: False)
     with pytest.raises(solver.SolverBug):
-        solver.solve(EASY)
+        solver.engine.solve(EASY)
 
 
 def test_solver_version_is_a_dotted_string() -> None:

@@ -1,0 +1,114 @@
+/* Locked candidates (solver/intersections.py): pointing, claiming and their direct forms. */
+#include "core.h"
+
+/* The unit of the same kind as `unit` (row, column or box) that holds cell i. */
+static int parallel(int unit, int i) {
+    if (unit < 9) return ROW_OF[i];
+    if (unit < 18) return 9 + COL_OF[i];
+    return 18 + BOX_OF[i];
+}
+
+/* For each source unit, the units of the other kind crossing it (3 lines of a box, or 3 boxes
+ * of a line), ascending as the reference lists them, with the cells they share as positions
+ * in the source and in the target. */
+typedef struct {
+    int target;
+    unsigned in_source, in_target;
+} Crossing;
+
+static Crossing crossing[27][6];
+static int n_crossing[27];
+
+static unsigned positions_of(int u, bb_t cells) {
+    unsigned out = 0;
+    for (int k = 0; k < 9; k++) {
+        if (bb_has(cells, UNITS[u][k])) out |= 1u << k;
+    }
+    return out;
+}
+
+static void make_crossings(void) {
+    for (int s = 0; s < 27; s++) {
+        int first = s >= 18 ? 0 : 18, last = s >= 18 ? 18 : 27;
+        for (int t = first; t < last; t++) {
+            bb_t shared = UNIT_BB[s] & UNIT_BB[t];
+            if (shared)
+                crossing[s][n_crossing[s]++] = (Crossing){t, positions_of(s, shared), positions_of(t, shared)};
+        }
+    }
+}
+
+/* Every (digit, source, target): the digit's candidates in the source (a box when pointing,
+ * a line when claiming) all lie in the target, and the target has others outside. */
+const Lock *board_locks(Board *b, int is_pointing, int *count) {
+    if (!n_crossing[0]) make_crossings();
+    if (b->locks_at[is_pointing] != b->version) {
+        const uint16_t (*where)[9] = board_positions(b);
+        Lock *found = b->locks[is_pointing];
+        int first = is_pointing ? 18 : 0, last = is_pointing ? 27 : 18, n = 0;
+        for (int d = 0; d < 9; d++) {
+            for (int s = first; s < last; s++) {
+                unsigned inside = where[s][d];
+                if (!(inside & (inside - 1))) continue;
+                for (int k = 0; k < n_crossing[s]; k++) {
+                    const Crossing *x = &crossing[s][k];
+                    if (!(inside & ~x->in_source)) {
+                        if (where[x->target][d] & ~x->in_target) found[n++] = (Lock){d, s, x->target};
+                        break;
+                    }
+                }
+            }
+        }
+        b->n_locks[is_pointing] = n;
+        b->locks_at[is_pointing] = b->version;
+    }
+    *count = b->n_locks[is_pointing];
+    return b->locks[is_pointing];
+}
+
+static int locked(Board *b, int is_pointing) {
+    int n, fired = 0;
+    const Lock *found = board_locks(b, is_pointing, &n);
+    for (int k = 0; k < n; k++) {
+        mask_t bit = (mask_t)(1u << found[k].digit);
+        bb_t source = UNIT_BB[found[k].source];
+        int hit = 0;
+        for (int j = 0; j < 9; j++) {
+            int i = UNITS[found[k].target][j];
+            if (!bb_has(source, i)) hit |= board_eliminate(b, i, bit);
+        }
+        fired += hit;
+    }
+    return fired;
+}
+
+static int direct(Board *b, int is_pointing) {
+    int placements[2 * MAX_LOCKS][2];
+    const bb_t *boards = board_digits(b);
+    int n, count = 0;
+    const Lock *found = board_locks(b, is_pointing, &n);
+    for (int k = 0; k < n; k++) {
+        bb_t bb = boards[found[k].digit];
+        int source = found[k].source, target = found[k].target;
+        bb_t removed = bb & UNIT_BB[target] & ~UNIT_BB[source];
+        uint32_t seen = 0;
+        for (int j = 0; j < 9; j++) {
+            int other = parallel(source, UNITS[target][j]);
+            if (other == source || (seen >> other & 1)) continue;
+            seen |= 1u << other;
+            bb_t spots = bb & UNIT_BB[other];
+            bb_t left = spots & ~removed;
+            if (bb_pop(spots) > 1 && bb_pop(left) == 1) {
+                placements[count][0] = bb_first(left);
+                placements[count][1] = 1 << found[k].digit;
+                count++;
+            }
+        }
+    }
+    return place_all(b, (const int (*)[2])placements, count);
+}
+
+int pointing(Board *b) { return locked(b, 1); }
+int claiming(Board *b) { return locked(b, 0); }
+int direct_pointing(Board *b) { return direct(b, 1); }
+int direct_claiming(Board *b) { return direct(b, 0); }

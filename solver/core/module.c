@@ -1,0 +1,205 @@
+/* The Python face of the core: solver._core.solve_many(puzzles, node_budget) -> list.
+ *
+ * Each puzzle must be a str. One in the plain form (ASCII whitespace around 81 cells of
+ * digits and the empty markers ".0-_*x") gives (SolveResult, seconds it took); any other
+ * gives None, for the reference parser to explain or normalise (see solver/native.py). An
+ * invalid puzzle's reason is left None for the reference to word; status "solver_bug" means
+ * the independent check refused an answer. The GIL is held throughout: the core keeps scratch space
+ * in static storage and is called once per batch.
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <time.h>
+
+#include "core.h"
+
+static const char *STATUS_NAMES[] = {"solved", "multiple", "unsolvable", "invalid", "gave_up",
+                                     "solver_bug"};
+static const char *LABEL_NAMES[] = {"easy", "medium", "hard", "diabolical", "extreme"};
+static PyObject *statuses[6], *labels[5], *rung_names[RUNGS];
+
+static int is_space(Py_UCS1 c) { return c == ' ' || (c >= '\t' && c <= '\r') || (c >= 0x1c && c <= 0x1f); }
+
+/* The grid of a plain puzzle; 0 when the text is not in the plain form. */
+static int read_plain(PyObject *text, uint8_t grid[81]) {
+    if (!PyUnicode_IS_ASCII(text)) return 0;
+    const Py_UCS1 *s = PyUnicode_1BYTE_DATA(text);
+    Py_ssize_t start = 0, end = PyUnicode_GET_LENGTH(text);
+    while (start < end && is_space(s[start])) start++;
+    while (end > start && is_space(s[end - 1])) end--;
+    if (end - start != 81) return 0;
+    for (int i = 0; i < 81; i++) {
+        Py_UCS1 c = s[start + i];
+        if (c >= '1' && c <= '9') grid[i] = (uint8_t)(c - '0');
+        else if (c == '.' || c == '0' || c == '-' || c == '_' || c == '*' || c == 'x') grid[i] = 0;
+        else return 0;
+    }
+    return 1;
+}
+
+static PyObject *reason_of(const Outcome *o) {
+    int a = o->contra_a;
+    switch (o->contradiction) {
+    case NO_CANDIDATE:
+        return PyUnicode_FromFormat("cell r%dc%d has no candidate left", a / 9 + 1, a % 9 + 1);
+    case CANNOT_HOLD:
+        return PyUnicode_FromFormat("cell r%dc%d cannot hold %d", a / 9 + 1, a % 9 + 1, o->contra_b);
+    case NO_PLACE: {
+        static const char *kinds[] = {"row", "column", "box"};
+        return PyUnicode_FromFormat("digit %d has no place left in %s %d", o->contra_b,
+                                    kinds[a / 9], a % 9 + 1);
+    }
+    case BOTH_BRANCHES:
+        return PyUnicode_FromString("both candidates of a cell lead to a contradiction");
+    }
+    if (o->no_solution) return PyUnicode_FromString("no solution: every branch of the search fails");
+    Py_RETURN_NONE;
+}
+
+static PyObject *text_of(const uint8_t grid[81], int dots) {
+    char buffer[81];
+    for (int i = 0; i < 81; i++) buffer[i] = (char)(grid[i] ? '0' + grid[i] : (dots ? '.' : '0'));
+    return PyUnicode_FromStringAndSize(buffer, 81);
+}
+
+static PyObject *counts_of(const Outcome *o) {
+    PyObject *counts = PyDict_New();
+    for (int k = 0; counts && k < RUNGS; k++) {
+        if (!o->counts[k]) continue;
+        PyObject *n = PyLong_FromLong(o->counts[k]);
+        if (!n || PyDict_SetItem(counts, rung_names[k], n) < 0) Py_CLEAR(counts);
+        Py_XDECREF(n);
+    }
+    return counts;
+}
+
+static PyObject *number_or_none(int rated, double x) {
+    if (rated) return PyFloat_FromDouble(x);
+    Py_RETURN_NONE;
+}
+
+/* The frozen dataclass instances, built as their own __init__ would leave them: a fresh
+ * instance and its field dict (technique_counts read-only, as Metrics.__post_init__ makes it).
+ * Five microseconds of Python per puzzle saved; the differential tests compare the objects. */
+static PyObject *result_class, *metrics_class, *no_args;
+static PyObject *metric_fields[8], *result_fields[9];
+
+static PyObject *instance(PyObject *cls, PyObject *const *names, PyObject **values, int n) {
+    PyObject *fields = PyDict_New(), *obj = NULL;
+    for (int k = 0; fields && k < n; k++) {
+        if (!values[k] || PyDict_SetItem(fields, names[k], values[k]) < 0) Py_CLEAR(fields);
+    }
+    if (fields) obj = PyBaseObject_Type.tp_new((PyTypeObject *)cls, no_args, NULL);
+    if (obj && PyObject_GenericSetDict(obj, fields, NULL) < 0) Py_CLEAR(obj);
+    Py_XDECREF(fields);
+    for (int k = 0; k < n; k++) Py_XDECREF(values[k]);
+    return obj;
+}
+
+static PyObject *result_of(const uint8_t grid[81], const Outcome *o, double seconds) {
+    PyObject *counts = counts_of(o);
+    PyObject *metrics[8] = {
+        PyBool_FromLong(o->solved_by_elimination),
+        Py_NewRef(o->hardest >= 0 ? rung_names[o->hardest] : Py_None),
+        counts ? PyDictProxy_New(counts) : NULL,
+        PyLong_FromLongLong(o->depth),
+        PyLong_FromLongLong(o->guesses),
+        PyLong_FromLongLong(o->backtracks),
+        PyLong_FromLong(o->givens),
+        PyLong_FromLongLong(o->nodes),
+    };
+    Py_XDECREF(counts);
+    PyObject *result[9] = {
+        text_of(grid, 1),
+        Py_NewRef(statuses[o->status]),
+        o->status == SOLVED ? text_of(o->solution, 0) : Py_NewRef(Py_None),
+        reason_of(o),
+        instance(metrics_class, metric_fields, metrics, 8),
+        number_or_none(o->rated, o->score),
+        Py_NewRef(o->rated ? labels[o->label] : Py_None),
+        number_or_none(o->rated, o->ep),
+        number_or_none(o->rated, o->ed),
+    };
+    return Py_BuildValue("(Nd)", instance(result_class, result_fields, result, 9), seconds);
+}
+
+static double now(void) {
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + t.tv_nsec * 1e-9;
+}
+
+static int read_budget(PyObject *arg, int64_t *budget) {
+    int overflow = 0;
+    long long value = PyLong_AsLongLongAndOverflow(arg, &overflow);
+    if (value == -1 && PyErr_Occurred()) return 0;
+    if (overflow < 0 || (!overflow && value < 0)) {
+        PyErr_SetString(PyExc_ValueError, "node_budget must not be negative");
+        return 0;
+    }
+    /* Beyond 2**62 nodes no search ends in any case. */
+    *budget = overflow > 0 || value > ((int64_t)1 << 62) ? ((int64_t)1 << 62) : value;
+    return 1;
+}
+
+static PyObject *solve_many(PyObject *self, PyObject *args) {
+    PyObject *puzzles, *budget_arg;
+    int64_t budget;
+    if (!PyArg_ParseTuple(args, "O!O!:solve_many", &PyList_Type, &puzzles, &PyLong_Type, &budget_arg))
+        return NULL;
+    if (!read_budget(budget_arg, &budget)) return NULL;
+    Py_ssize_t n = PyList_GET_SIZE(puzzles);
+    PyObject *out = PyList_New(n);
+    for (Py_ssize_t k = 0; out && k < n; k++) {
+        PyObject *text = PyList_GET_ITEM(puzzles, k), *item;
+        uint8_t grid[81];
+        Outcome outcome;
+        if (!PyUnicode_Check(text)) {
+            PyErr_Format(PyExc_TypeError, "puzzle %zd is not a str but %.80s", k, Py_TYPE(text)->tp_name);
+            Py_CLEAR(out);
+            break;
+        }
+        if (!read_plain(text, grid)) {
+            item = Py_NewRef(Py_None);
+        } else {
+            double started = now();
+            solve_grid(grid, budget, &outcome);
+            item = result_of(grid, &outcome, now() - started);
+        }
+        if (!item) Py_CLEAR(out);
+        else PyList_SET_ITEM(out, k, item);
+    }
+    return out;
+}
+
+static PyMethodDef methods[] = {
+    {"solve_many", solve_many, METH_VARARGS,
+     "solve_many(puzzles: list[str], node_budget: int) -> list[(SolveResult, float) | None]"},
+    {NULL, NULL, 0, NULL},
+};
+
+static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "solver._core",
+                                    "The compiled solver core (see solver/native.py).", -1, methods};
+
+static const char *METRIC_FIELDS[] = {"solved_by_elimination", "hardest_technique",
+                                      "technique_counts", "recursion_depth", "guesses",
+                                      "backtracks", "givens", "nodes"};
+static const char *RESULT_FIELDS[] = {"puzzle", "status", "solution", "reason", "metrics",
+                                      "difficulty_score", "difficulty", "ep", "ed"};
+
+PyMODINIT_FUNC PyInit__core(void) {
+    core_init();
+    PyObject *classes = PyImport_ImportModule("solver.result");
+    if (!classes) return NULL;
+    result_class = PyObject_GetAttrString(classes, "SolveResult");
+    metrics_class = PyObject_GetAttrString(classes, "Metrics");
+    Py_DECREF(classes);
+    no_args = PyTuple_New(0);
+    if (!result_class || !metrics_class || !no_args) return NULL;
+    for (int k = 0; k < 8; k++) metric_fields[k] = PyUnicode_InternFromString(METRIC_FIELDS[k]);
+    for (int k = 0; k < 9; k++) result_fields[k] = PyUnicode_InternFromString(RESULT_FIELDS[k]);
+    for (int k = 0; k < 6; k++) statuses[k] = PyUnicode_InternFromString(STATUS_NAMES[k]);
+    for (int k = 0; k < 5; k++) labels[k] = PyUnicode_InternFromString(LABEL_NAMES[k]);
+    for (int k = 0; k < RUNGS; k++) rung_names[k] = PyUnicode_InternFromString(LADDER[k].name);
+    return PyModule_Create(&module);
+}

@@ -1,0 +1,53 @@
+/* Singles (solver/singles.py): full house, hidden single in a box or a line, naked single. */
+#include "core.h"
+
+static int hidden_singles(Board *b, int first_unit, int last_unit, int alone) {
+    mask_t *cands = b->cands;
+    int fired = 0;
+    for (int u = first_unit; u < last_unit; u++) {
+        /* Only units with one empty cell (alone) or with several can fire: skip the rest. */
+        if (alone ? b->unit_empty[u] != 1 : b->unit_empty[u] < 2) continue;
+        const uint8_t *unit = UNITS[u];
+        unsigned once = 0, twice = 0;
+        int empty = 0;
+        for (int k = 0; k < 9; k++) {
+            unsigned c = cands[unit[k]];
+            if (c) empty++;
+            twice |= once & c;
+            once |= c;
+        }
+        if (!once || (empty == 1) != alone) continue;
+        for (unsigned m = once & ~twice; m; m &= m - 1) {
+            mask_t bit = (mask_t)(m & -m);
+            int cell = -1;
+            for (int k = 0; k < 9; k++) {
+                if (cands[unit[k]] & bit) {
+                    cell = unit[k];
+                    break;
+                }
+            }
+            if (cell < 0 || !board_place(b, cell, bit)) {
+                if (!b->contradiction) contradict(b, NO_PLACE, u, digit_of(bit));
+                return fired;
+            }
+            fired++;
+        }
+    }
+    return fired;
+}
+
+int full_house(Board *b) { return hidden_singles(b, 0, 27, 1); }
+int hidden_single_box(Board *b) { return hidden_singles(b, 18, 27, 0); }
+int hidden_single_line(Board *b) { return hidden_singles(b, 0, 18, 0); }
+
+int naked_single(Board *b) {
+    int fired = 0;
+    for (int i = 0; i < 81; i++) {
+        unsigned c = b->cands[i];
+        if (c && !(c & (c - 1))) {
+            if (!board_place(b, i, (mask_t)c)) return fired;
+            fired++;
+        }
+    }
+    return fired;
+}

@@ -1,0 +1,137 @@
+"""Comparing the compiled core with the reference: outcomes field by field, in readable words.
+
+An *outcome* is what a call gave: the fields of its SolveResult, or the exception it raised
+(type, message, column). Two outcomes are equal only when every field has the same type and
+value: floats are compared with ``==`` (exactly, to the last bit), technique counts as the
+ordered list of their items. ``check_batch`` is what the process pool runs over a corpus.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from solver import engine
+from solver.result import SolveResult
+
+Puzzle = str | Sequence[int]
+Outcome = dict[str, Any]
+
+RESULT_FIELDS = ("puzzle", "status", "solution", "reason")
+RATING_FIELDS = ("difficulty_score", "difficulty", "ep", "ed")
+METRIC_FIELDS = (
+    "solved_by_elimination",
+    "hardest_technique",
+    "technique_counts",
+    "recursion_depth",
+    "guesses",
+    "backtracks",
+    "givens",
+    "nodes",
+)
+SHOWN = 20  # mismatches listed in one failure message; the rest are counted
+
+
+def fields(result: SolveResult) -> Outcome:
+    """Every field of a result, metrics flattened, technique counts as ordered items; the
+    types of the objects too (the core builds them in C)."""
+    out: Outcome = {"types": [type(result), type(result.metrics)]}
+    out["types"].append(type(result.metrics.technique_counts))
+    out["types"] = [t.__qualname__ for t in out["types"]]
+    out |= {name: getattr(result, name) for name in RESULT_FIELDS + RATING_FIELDS}
+    for name in METRIC_FIELDS:
+        out[f"metrics.{name}"] = getattr(result.metrics, name)
+    out["metrics.technique_counts"] = list(result.metrics.technique_counts.items())
+    return out
+
+
+def outcome(call: Callable[[], SolveResult]) -> Outcome:
+    """The fields of ``call()``'s result, or the exception it raised."""
+    try:
+        return fields(call())
+    except Exception as exc:  # every error is part of the outcome compared
+        column = getattr(exc, "column", None)
+        return {"raises": type(exc).__name__, "message": str(exc), "column": column}
+
+
+def _typed(value: Any) -> Any:
+    """The value with its type, recursively: 1 and 1.0 and True differ here."""
+    if isinstance(value, list | tuple):
+        return [_typed(v) for v in value]
+    return type(value).__name__, value
+
+
+def differences(native: Outcome, reference: Outcome) -> list[str]:
+    """``field: native X, reference Y`` for each field that differs (type or value)."""
+    if ("raises" in native) != ("raises" in reference):
+        return [f"outcome: native {_summary(native)}, reference {_summary(reference)}"]
+    out = []
+    for name in sorted(set(native) | set(reference), key=_order):
+        a, b = native.get(name, "<absent>"), reference.get(name, "<absent>")
+        if _typed(a) != _typed(b):
+            out.append(f"{name}: native {a!r}, reference {b!r}")
+    return out
+
+
+def _summary(outcome: Outcome) -> str:
+    """``raises E('message') at column C`` or ``returns <status> for '<puzzle>'``."""
+    if "raises" in outcome:
+        where = f" at column {outcome['column']}" if outcome["column"] is not None else ""
+        return f"raises {outcome['raises']}({outcome['message']!r}){where}"
+    return f"returns {outcome['status']} for {outcome['puzzle']!r}"
+
+
+def _order(name: str) -> int:
+    """Fields in the order of the dataclasses, exception fields last."""
+    names = ["types", *RESULT_FIELDS, *(f"metrics.{n}" for n in METRIC_FIELDS), *RATING_FIELDS]
+    return names.index(name) if name in names else len(names)
+
+
+def report(where: str, puzzle: object, native: Outcome, reference: Outcome) -> str | None:
+    """One readable paragraph naming the puzzle and its differing fields, or None if equal."""
+    diffs = differences(native, reference)
+    if not diffs:
+        return None
+    return f"{where}: {puzzle!r}\n    " + "\n    ".join(diffs)
+
+
+def verdict(mismatches: Sequence[str], checked: int) -> str:
+    """The failure message: how many of ``checked`` puzzles differ, the first few in full."""
+    shown = "\n".join(mismatches[:SHOWN])
+    more = f"\n... and {len(mismatches) - SHOWN} more" if len(mismatches) > SHOWN else ""
+    return f"{len(mismatches)} of {checked} puzzles differ (native vs reference):\n{shown}{more}"
+
+
+def check_batch(job: tuple[str, int, list[tuple[int, str]]]) -> list[str]:
+    """Solve one chunk of a corpus in the core (one batch, as a worker does) and one by one in
+    the reference; the mismatches as readable paragraphs. Runs in a pool process."""
+    from solver import native  # the pool's processes import it on their own
+
+    name, budget, numbered = job
+    puzzles = [puzzle for _, puzzle in numbered]
+    try:
+        results = [fields(r) for r, _ in native.solve_many(puzzles, node_budget=budget)]
+    except Exception:  # then each puzzle alone says which one fails, and how
+        results = [outcome(lambda p=p: _one(native, p, budget)) for p in puzzles]
+    out = []
+    for (line, puzzle), got in zip(numbered, results, strict=True):
+        expected = outcome(lambda p=puzzle: engine.solve(p, node_budget=budget))
+        found = report(f"{name} line {line}", puzzle, got, expected)
+        if found:
+            out.append(found)
+    return out
+
+
+def _one(native: Any, puzzle: Puzzle, budget: int) -> SolveResult:
+    result: SolveResult = native.solve_many([puzzle], node_budget=budget, name_index=False)[0][0]
+    return result
+
+
+def native_outcome(native: Any, puzzle: Puzzle, budget: int) -> Outcome:
+    """The core's outcome for one puzzle (a batch of one, error messages without the index)."""
+    return outcome(lambda: _one(native, puzzle, budget))
+
+
+def reference_outcome(puzzle: Puzzle, budget: int) -> Outcome:
+    """The reference's outcome for one puzzle."""
+    return outcome(lambda: engine.solve(puzzle, node_budget=budget))
