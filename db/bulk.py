@@ -4,8 +4,10 @@ Rows are plain tuples in a stated column order, holding the values the driver st
 are (JSON as text, a timestamp as the dialect's type processor renders it). Per row, Python
 only hands a tuple to the driver:
 
-- SQLite: one prepared `INSERT ... ON CONFLICT DO NOTHING`, run by the driver's
-  executemany in the session's transaction (how many rows it inserted is its rowcount);
+- SQLite: a prepared multi-row `INSERT ... VALUES (...), (...) ... ON CONFLICT DO NOTHING`
+  (100 rows a statement run: a run costs more than a row, and a CHECK's IN list is built
+  once a run), run by the driver's executemany in the session's transaction (how many rows it
+  inserted is its rowcount);
 - PostgreSQL: COPY into a temporary stage table, then one
   `INSERT ... SELECT ... ON CONFLICT DO NOTHING` (its rowcount says how many were new).
 
@@ -17,12 +19,14 @@ from __future__ import annotations
 
 import zlib
 from collections.abc import Iterable, Sequence
+from itertools import chain
 from typing import Any
 
 from sqlalchemy import Table
 from sqlalchemy.orm import Session
 
 Row = Sequence[Any]
+ROWS_PER_STATEMENT = 100  # SQLite: 100 rows of 19 values stay far below its 32,766 parameters
 
 
 def dialect_of(session: Session) -> str:
@@ -60,13 +64,31 @@ def insert_rows(
             inserted: int = cursor.rowcount
             cursor.execute(f"DELETE FROM {stage}")  # noqa: S608  (a second call, same transaction)
         return inserted
-    marks = ", ".join("?" * len(columns))
-    insert = (
-        f"INSERT INTO {table.name} ({names}) VALUES ({marks}) "  # noqa: S608
-        f"ON CONFLICT ({target}) DO NOTHING"
-    )
-    cursor = driver_connection(session).executemany(insert, rows)
-    return int(cursor.rowcount)
+    on_conflict = f"ON CONFLICT ({target}) DO NOTHING"
+    return _insert_values(session, f"INSERT INTO {table.name} ({names})", on_conflict, rows)
+
+
+def _insert_values(session: Session, insert: str, suffix: str, rows: Iterable[Row]) -> int:
+    """`{insert} VALUES (...), ... {suffix}` for every row, ROWS_PER_STATEMENT a statement run
+    (SQLite); the number of rows it changed."""
+    rows = rows if isinstance(rows, list) else list(rows)
+    if not rows:
+        return 0
+    one = "(" + ", ".join("?" * len(rows[0])) + ")"
+    driver = driver_connection(session)
+    full = len(rows) - len(rows) % ROWS_PER_STATEMENT
+    changed = 0
+    if full:
+        statement = f"{insert} VALUES {', '.join([one] * ROWS_PER_STATEMENT)} {suffix}"
+        params = (
+            list(chain.from_iterable(rows[start : start + ROWS_PER_STATEMENT]))
+            for start in range(0, full, ROWS_PER_STATEMENT)
+        )
+        changed += driver.executemany(statement, params).rowcount
+    if full < len(rows):
+        statement = f"{insert} VALUES {', '.join([one] * (len(rows) - full))} {suffix}"
+        changed += driver.execute(statement, list(chain.from_iterable(rows[full:]))).rowcount
+    return changed
 
 
 def stage_like(session: Session, table: Table, columns: Sequence[str]) -> str:
@@ -106,7 +128,5 @@ def stage_rows(session: Session, name: str, columns: dict[str, str], rows: Seque
     connection.exec_driver_sql(f"DELETE FROM {name}")  # noqa: S608
     if postgresql:
         copy_rows(session, name, list(columns), rows)
-        return
-    marks = ", ".join("?" * len(columns))
-    insert = f"INSERT INTO {name} ({', '.join(columns)}) VALUES ({marks})"  # noqa: S608
-    driver_connection(session).executemany(insert, rows)
+    else:
+        _insert_values(session, f"INSERT INTO {name} ({', '.join(columns)})", "", rows)

@@ -6,16 +6,14 @@ so the two paths store exactly the same rows.
 
 from __future__ import annotations
 
-import json
 import socket
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from datetime import UTC, datetime
 
 import solver
 from db.results import ResultRow
 
 HOST = socket.gethostname()
-_json = json.JSONEncoder(separators=(",", ":")).encode
 
 
 def solve_batch(
@@ -44,7 +42,7 @@ def result_row(
         result.reason,
         metrics.solved_by_elimination,
         metrics.hardest_technique,
-        _json(dict(metrics.technique_counts)),
+        technique_json(metrics.technique_counts),
         metrics.recursion_depth,
         metrics.guesses,
         metrics.backtracks,
@@ -58,3 +56,9 @@ def result_row(
         HOST,
         solved_at,
     )
+
+
+def technique_json(counts: Mapping[str, int]) -> str:
+    """The counts as a JSON object, written directly (a third of `json.dumps`'s time): the keys
+    are the solver's snake_case technique names and the values ints, so nothing needs escaping."""
+    return "{" + ",".join([f'"{name}":{times:d}' for name, times in counts.items()]) + "}"
