@@ -85,20 +85,21 @@ class _Lines:
     new: int  # lines holding a puzzle the collection did not hold before
 
 
-def _classify(accepted: list[tuple[int, str]], known: dict[str, Known], stored: set[int]) -> _Lines:
+def _classify(accepted: list[tuple[int, str]], known: Known, stored: set[int]) -> _Lines:
     """Each line's puzzle and whether it is a duplicate. Chunks are stored whole and in file
     order, so a puzzle the collection holds sits on an earlier line than any line not stored."""
+    ids, held = known.ids, known.held
     seen: set[int] = set()  # puzzle ids on earlier lines of this chunk
     lines = _Lines([], [], 0)
     for line, givens in accepted:
-        puzzle_id, solved, held = known[givens]
-        duplicate = held or puzzle_id in seen
+        puzzle_id = ids[givens]
+        duplicate = puzzle_id in held or puzzle_id in seen
         seen.add(puzzle_id)
         if line in stored:
             continue
         if not duplicate:
             lines.new += 1
-            if not solved:
+            if puzzle_id not in known.solved:
                 lines.todo.append(len(lines.rows))
         lines.rows.append([line, puzzle_id, None, duplicate, givens])
     return lines
