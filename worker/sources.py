@@ -40,10 +40,11 @@ _CHUNK = 1 << 16
 _KEEP_BYTES = 4 * MAX_LINE_CHARS  # a UTF-8 character takes at most 4 bytes
 _BOM = b"\xef\xbb\xbf"
 _FIRST_FIELD = re.compile(r"\s*([^\s,]*)")
-# The common case, a first field of exactly 81 cell characters: normalised without the solver
-# (conflicting givens are screened in bulk, `_SCREEN_EVERY` records at a time).
-_PLAIN_FIELD = re.compile(r"\s*([1-9.0\-_*x]{81})(?![^\s,])")
-_TO_DOTS = str.maketrans(dict.fromkeys("0-_*x", "."))
+# The common case, an ASCII line whose first field is exactly 81 cell characters: read from the
+# bytes without the solver (conflicting givens are screened in bulk, `_SCREEN_EVERY` records at
+# a time). Any other line takes the general path, which also names what is wrong.
+_PLAIN_FIELD = re.compile(rb"[ \t\n\r\f\v]*([1-9.0\-_*x]{81})(?![^ \t\n\r\f\v,])")
+_TO_DOTS = bytes.maketrans(b"0-_*x", b".....")
 _SCREEN_EVERY = 256
 _HEADER_NAME = re.compile(r"[A-Za-z_][\w .-]{0,63}")
 _RULING = frozenset("-+=|* \t")
@@ -72,6 +73,9 @@ class Rejected(NamedTuple):
 
 
 Record = Accepted | Rejected
+# A line as read: (number, its first `_KEEP_BYTES` bytes, its full length, why the archive is
+# damaged at this point or None).
+_Raw = tuple[int, bytes, int, str | None]
 _Locate = Callable[[int], tuple[str, int]]  # cell index (1-81) -> ("where" words, column)
 _Row = tuple["_Line", list[tuple[str, int]]]  # a grid row: its line, its cells and columns
 
@@ -118,7 +122,7 @@ def read_puzzles(path: Path) -> Iterator[Accepted | Rejected]:
     column); everything else, a truncated archive included, becomes a `Rejected` record.
     """
     with _open(path) as stream:
-        yield from _records(_lines(stream), path)
+        yield from _records(_raw_lines(stream), path)
 
 
 def content_hash(path: Path) -> str:
@@ -162,18 +166,23 @@ def _physical_lines(stream: BufferedIOBase) -> Iterator[tuple[bytes, int]]:
         yield head, size
 
 
-def _lines(stream: BufferedIOBase) -> Iterator[_Line]:
-    """Numbered, decoded lines; a damaged archive ends them with one fatal line."""
+def _raw_lines(stream: BufferedIOBase) -> Iterator[_Raw]:
+    """Numbered lines as bytes; a damaged archive ends them with one line saying so."""
     number = 0
     try:
         for data, size in _physical_lines(stream):
             number += 1
             if number == 1 and data.startswith(_BOM):
                 data, size = data[len(_BOM) :], size - len(_BOM)
-            yield _decode(number, data, size)
+            yield number, data, size, None
     except _DAMAGE as exc:
-        reason = f"compressed stream is truncated or corrupt: {exc}"
-        yield _Line(number + 1, "", reason, fatal=True)
+        yield number + 1, b"", 0, f"compressed stream is truncated or corrupt: {exc}"
+
+
+def _lines(raw: Iterable[_Raw]) -> Iterator[_Line]:
+    """The lines decoded; a damaged archive's line is fatal."""
+    for number, data, size, damage in raw:
+        yield _decode(number, data, size) if damage is None else _Line(number, "", damage, True)
 
 
 def _decode(number: int, data: bytes, size: int) -> _Line:
@@ -199,51 +208,52 @@ def _shown(data: bytes) -> str:
 # --- lines to records -------------------------------------------------------------------
 
 
-def _records(lines: Iterator[_Line], path: Path) -> Iterator[Record]:
+def _records(raw: Iterator[_Raw], path: Path) -> Iterator[Record]:
     """Rejects unreadable lines up to the first real one, which picks the format."""
+    lines = _lines(raw)
     for line in lines:
         if line.error is not None:
             yield line.rejected()
             if line.fatal:
                 return
         elif not line.skipped:
-            rest = chain([line], lines)
             if (header := _csv_header(line.text)) is not None:
                 yield from _csv_rows(lines, line, *header, path)
             elif _is_ruling(line.text) or len(_cells(line.text)) == 9:
-                yield from _grids(rest)
+                yield from _grids(chain([line], lines))
             else:
-                yield from _one_per_line(rest)
+                yield _judge_line(line)
+                yield from _one_per_line(raw)  # `lines` reads `raw`: it goes on from here
             return
 
 
-def _one_per_line(lines: Iterable[_Line]) -> Iterator[Record]:
+def _one_per_line(raw: Iterable[_Raw]) -> Iterator[Record]:
     """Records in file order; fast-path puzzles are screened `_SCREEN_EVERY` records at a time."""
     records: list[Record] = []
-    fast: list[tuple[int, _Line, str]] = []  # (index in records, line, puzzle) to screen
-    for line in lines:
-        plain = _PLAIN_FIELD.match(line.text) if line.error is None else None
+    fast: list[tuple[int, _Raw, str]] = []  # (index in records, line, puzzle) to screen
+    for number, data, size, damage in raw:
+        plain = None if size > MAX_LINE_CHARS or not data.isascii() else _PLAIN_FIELD.match(data)
         if plain is not None:
-            puzzle = plain[1].translate(_TO_DOTS)
-            fast.append((len(records), line, puzzle))
-            records.append(Accepted(line.number, puzzle))
-        elif line.error is not None:
-            records.append(line.rejected())
-        elif not line.skipped:
-            records.append(_judge_line(line))
-        if len(records) >= _SCREEN_EVERY or line.fatal:
+            puzzle = plain[1].translate(_TO_DOTS).decode("ascii")
+            fast.append((len(records), (number, data, size, damage), puzzle))
+            records.append(Accepted(number, puzzle))
+        elif damage is not None:
+            records.append(_Line(number, "", damage).rejected())
+        elif not (line := _decode(number, data, size)).skipped:
+            records.append(line.rejected() if line.error is not None else _judge_line(line))
+        if len(records) >= _SCREEN_EVERY or damage is not None:
             yield from _screened(records, fast)
             records, fast = [], []
-            if line.fatal:
+            if damage is not None:
                 return
     yield from _screened(records, fast)
 
 
-def _screened(records: list[Record], fast: list[tuple[int, _Line, str]]) -> list[Record]:
+def _screened(records: list[Record], fast: list[tuple[int, _Raw, str]]) -> list[Record]:
     """The records, each fast-path puzzle with conflicting givens judged again for its reason."""
     for k in conflicting([puzzle for _, _, puzzle in fast]):
-        index, line, _ = fast[k]
-        records[index] = _judge_line(line)
+        index, (number, data, size, _), _ = fast[k]
+        records[index] = _judge_line(_decode(number, data, size))
     return records
 
 
