@@ -105,6 +105,18 @@ def _classify(accepted: list[tuple[int, str]], known: Known, stored: set[int]) -
     return lines
 
 
+def _lines_of(session: Session, collection_id: int, accepted: list[tuple[int, str]]) -> _Lines:
+    """Store the new puzzles of these lines (in line order); the lines to store."""
+    if not accepted:
+        return _Lines([], [], 0)
+    wrong = next((givens for _, givens in accepted if len(givens) != 81), None)
+    if wrong is not None:
+        raise ValueError(f"givens must be 81 characters, got {len(wrong)}: {wrong[:90]!r}")
+    known = puzzles_of(session, collection_id, accepted)
+    stored = stored_lines(session, collection_id, accepted[0][0], accepted[-1][0])
+    return _classify(accepted, known, stored)
+
+
 def _make_batches(
     session: Session, collection_id: int, lines: _Lines, batch_size: int
 ) -> list[BatchWork]:
@@ -162,15 +174,7 @@ def add_records(
     """
     if batch_size < 1:
         raise ValueError(f"batch_size must be at least 1, got {batch_size}")
-    accepted = sorted(accepted)
-    lines = _Lines([], [], 0)
-    if accepted:
-        wrong = next((givens for _, givens in accepted if len(givens) != 81), None)
-        if wrong is not None:
-            raise ValueError(f"givens must be 81 characters, got {len(wrong)}: {wrong[:90]!r}")
-        known = puzzles_of(session, collection_id, accepted)
-        stored = stored_lines(session, collection_id, accepted[0][0], accepted[-1][0])
-        lines = _classify(accepted, known, stored)
+    lines = _lines_of(session, collection_id, sorted(accepted))
     work = _make_batches(session, collection_id, lines, batch_size)
     rows = ((collection_id, *row[:4]) for row in lines.rows)
     inserted = insert_rows(

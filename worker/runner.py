@@ -12,9 +12,10 @@ batches are never solved again.
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
+from contextlib import contextmanager
 
 from sqlalchemy.orm import Session, sessionmaker
 
@@ -46,12 +47,14 @@ class LocalPool:
         workers: int,
         node_budget: int | None = None,
         on_solved: OnSolved | None = None,
+        on_dispatched: OnSolved | None = None,
     ) -> None:
         self.sessions = sessions
         self.workers = workers
         self.node_budget = node_budget
         self.on_solved = on_solved or (lambda _n: None)
-        self.dispatched = 0  # puzzles handed to the pool
+        self.on_dispatched = on_dispatched or (lambda _total: None)  # puzzles handed out so far
+        self.dispatched = 0
         self._pool = ProcessPoolExecutor(workers, initializer=_lower_priority)
         self._inflight: dict[Future[list[ResultRow]], BatchWork] = {}
 
@@ -69,6 +72,7 @@ class LocalPool:
     def dispatch_all(self, works: Iterable[BatchWork]) -> None:
         for work in works:
             self.dispatch(work)
+        self.on_dispatched(self.dispatched)
 
     def drain(self) -> None:
         """Wait for every batch in flight and store it."""
@@ -100,3 +104,23 @@ class LocalPool:
             raise stop[0]  # type: ignore[misc]
         for _, work in done:
             self.on_solved(len(work.puzzles))
+
+
+@contextmanager
+def local_pool(
+    sessions: sessionmaker[Session],
+    workers: int,
+    node_budget: int | None = None,
+    on_solved: OnSolved | None = None,
+    on_dispatched: OnSolved | None = None,
+) -> Iterator[LocalPool]:
+    """A LocalPool; on leaving, every batch dispatched is stored (or, on an error or an
+    interrupt, the batches not finished are cancelled and stay pending for a re-run)."""
+    pool = LocalPool(sessions, workers, node_budget, on_solved, on_dispatched)
+    try:
+        yield pool
+        pool.drain()
+    except BaseException:
+        pool.close(cancel=True)
+        raise
+    pool.close()

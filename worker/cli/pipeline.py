@@ -7,6 +7,7 @@ import time
 from collections.abc import Callable
 from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 from typing import NoReturn
 
@@ -26,7 +27,7 @@ from worker.producer import (
     send_batches,
 )
 from worker.progress import Advance, bar
-from worker.runner import LocalPool
+from worker.runner import local_pool
 from worker.sources import SourceError
 
 FILES = click.argument(
@@ -60,25 +61,24 @@ def run(files: tuple[Path, ...], collection: str | None, batch_size: int, worker
     _one_collection_per_file(files, collection)
     sessions = open_database()
     started = time.monotonic()
-    with bar(console, "solving", None, "puzzles") as advance:
-        pool = LocalPool(
-            sessions, workers or os.cpu_count() or 1, get_settings().node_budget, advance
-        )
-
-        def send(works: list[BatchWork]) -> None:
-            pool.dispatch_all(works)
-            advance(0, total=pool.dispatched)
-
-        try:
-            feed = _Feed(send, lambda job: leftover_batches(sessions, job, requeue=True))
+    cores = workers or os.cpu_count() or 1
+    try:
+        with (
+            bar(console, "solving", None, "puzzles") as advance,
+            local_pool(
+                sessions,
+                cores,
+                get_settings().node_budget,
+                on_solved=advance,
+                on_dispatched=lambda total: advance(0, total=total),
+            ) as pool,
+        ):
+            # every unfinished batch: `run` leaves none waiting in a queue
+            unfinished = partial(leftover_batches, sessions, requeue=True)
+            feed = _Feed(pool.dispatch_all, unfinished)
             jobs, unread = _import_all(sessions, files, collection, batch_size, feed)
-            pool.drain()
-        except BaseException as exc:
-            pool.close(cancel=True)
-            if isinstance(exc, KeyboardInterrupt):
-                _interrupted()
-            raise
-        pool.close()
+    except KeyboardInterrupt:
+        _interrupted()
     elapsed = time.monotonic() - started
     stats = print_summary(sessions, [job.collection_id for job in jobs], elapsed, pool.dispatched)
     raise SystemExit(exit_code(stats, unread))
