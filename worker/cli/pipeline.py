@@ -40,7 +40,7 @@ BATCH_SIZE = click.option(
     "--batch-size",
     type=click.IntRange(1, 10_000),
     default=lambda: get_settings().batch_size,
-    show_default="SUDOKU_BATCH_SIZE or 500",
+    show_default="SUDOKU_BATCH_SIZE or 1,000",
     help="Puzzles per batch (one task each).",
 )
 
