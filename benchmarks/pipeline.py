@@ -190,17 +190,18 @@ def _imported(url: str, path: Path, batch_size: int) -> tuple[float, list[BatchW
 
 
 def _written(url: str, works: list[BatchWork], rows: list[ResultRow]) -> tuple[float, float]:
-    """(client CPU seconds to record every batch, one transaction each; server CPU)."""
+    """(client CPU seconds to record every batch, one transaction each; server CPU). The
+    rows are the sample's, cycled, under each batch's puzzle ids."""
+    cycled = iter(rows * (1 + sum(len(work.puzzles) for work in works) // len(rows)))
+    batches = [
+        [next(cycled)._replace(puzzle_id=puzzle_id) for puzzle_id, _ in work.puzzles]
+        for work in works
+    ]
     engine = make_engine(url)
     sessions = session_factory(engine)
     server = postgres_cpu()
     started = time.process_time()
-    k = 0
-    for work in works:
-        batch = []
-        for puzzle_id, _ in work.puzzles:  # the sample's rows, cycled, under these puzzle ids
-            batch.append(rows[k % len(rows)]._replace(puzzle_id=puzzle_id))
-            k += 1
+    for work, batch in zip(works, batches, strict=True):
         with sessions() as session:
             record_batch(session, work.batch_id, batch)
             session.commit()
@@ -348,7 +349,22 @@ def main() -> None:
     report(args.count, args.runs, baseline, walls)
     report_cpu("where the time goes: each stage alone, one process", args.count, cpu["stages"])
     for label in walls:
-        report_cpu(f"CPU during {label}", args.count, cpu[label])
+        report_cpu(f"CPU during {label}", args.count, {**cpu[label], **overhead(label, cpu)})
+
+
+def overhead(label: str, cpu: dict[str, dict[str, list[float]]]) -> dict[str, list[float]]:
+    """What an end-to-end run spent beyond its stages measured alone (medians)."""
+    stage = {name: statistics.median(values) for name, values in cpu["stages"].items()}
+    spent = {name: statistics.median(values) for name, values in cpu[label].items()}
+    solve = stage["solve (solver + rows, one core)"]
+    if label.startswith("run"):
+        kind = "sqlite"
+        work = stage["read/parse"] + stage[f"import, {kind} (client, read excluded)"]
+        work += solve + stage[f"result write, {kind} (client)"]
+        return {"  beyond the stages (hand-offs, start-up)": [sum(spent.values()) - work]}
+    write = stage["result write, postgresql (client)"]
+    workers = spent["workers (consumers and pool)"] - solve - write
+    return {"  Celery overhead (workers beyond solve + write, redis)": [workers + spent["redis"]]}
 
 
 if __name__ == "__main__":
