@@ -1,19 +1,31 @@
 """End-to-end puzzles/second of `run` (embedded) and of the Celery path, and where time goes.
 
-    .venv/bin/python benchmarks/pipeline.py [--count 20000] [--runs 3] [--only run|celery]
+    .venv/bin/python benchmarks/pipeline.py [--count 200000] [--runs 3] [--only run|celery]
+        [--batch-size N] [--sample 20000] [--seed 2024]
 
-Input: the first `count` puzzles of ../shared/data/krazydad_graded_56k.tsv. Each run uses a
-fresh database (SQLite for `run`; a new PostgreSQL database on the local server for Celery,
-with two real worker processes of one pool process each on the local Redis). The baseline,
-measured in the same run, is `solve_batch` alone on one core: the end-to-end figures are
-also given as a ratio to it. The breakdown times each stage alone: parse (read the file),
-import (parse + store puzzles and batches), solve (one core), write (record_batch).
+Input: `count` distinct puzzles made from ../shared/data/krazydad_graded_56k.tsv and
+seventeen_clue_49k.txt (105,158 distinct puzzles) by Sudoku symmetries with a fixed seed:
+every source puzzle is used the same number of times (give or take one), so the difficulty
+mix is the sources' own, each copy under a random symmetry (digits relabelled, rows permuted
+within bands, bands permuted, columns within stacks, stacks, maybe transposed), and a copy
+that repeats an earlier one is drawn again: all `count` are distinct.
+
+Each run uses a fresh database: SQLite for `run`; for Celery a new PostgreSQL database on the
+local server, two real workers of one pool process each on the local Redis, `import --wait`.
+The baseline, measured in the same run, is the solver alone on one core (`solve_many_timed`
+in batches over a `--sample` of the input): the end-to-end figures are also given as a ratio
+to it (2.0 would be two cores doing nothing but solving). Where the time goes: each stage
+alone, in CPU microseconds per puzzle (read/parse, import, solve, result write), then the CPU
+each process group spent during the end-to-end runs (the Celery overhead is the workers' CPU
+beyond solving and writing, plus Redis's).
 """
 
 from __future__ import annotations
 
 import argparse
 import os
+import random
+import resource
 import signal
 import statistics
 import subprocess
@@ -21,146 +33,338 @@ import sys
 import tempfile
 import time
 import uuid
+from collections.abc import Iterator
+from operator import itemgetter
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+import redis  # noqa: E402
 from storage import fresh_database  # noqa: E402  (benchmarks/storage.py, beside this file)
 
+import solver  # noqa: E402
 from db.engine import make_engine, session_factory  # noqa: E402
-from db.imports import unfinished_batches  # noqa: E402
+from db.imports import BatchWork  # noqa: E402
 from db.migrate import upgrade  # noqa: E402
-from db.results import record_batch  # noqa: E402
+from db.results import ResultRow, record_batch  # noqa: E402
 from worker.batch import solve_batch  # noqa: E402
 from worker.producer import import_chunks, open_import  # noqa: E402
 from worker.sources import read_puzzles  # noqa: E402
 
 DATA = Path(os.environ.get("SUDOKU_SHARED_DATA", ROOT.parent / "shared" / "data"))
+SOURCES = ("krazydad_graded_56k.tsv", "seventeen_clue_49k.txt")
+SYMMETRIES = 4096  # drawn once per seed; a copy picks one at random
 REDIS_URL = os.environ.get("SUDOKU_BENCH_REDIS_URL", "redis://127.0.0.1:6379/0")
+TICK = os.sysconf("SC_CLK_TCK")
 
 
-def make_input(folder: Path, count: int) -> Path:
-    path = folder / "krazydad.txt"
-    with (DATA / "krazydad_graded_56k.tsv").open() as source:
-        lines = [next(source).split("\t")[0] for _ in range(count)]
-    path.write_text("\n".join(lines) + "\n")
-    return path
+def source_lines() -> list[tuple[str, str]]:
+    """(puzzle, rest of the line) of every line of the source files."""
+    lines = []
+    for name in SOURCES:
+        with (DATA / name).open() as source:
+            for line in source:
+                givens, _, rest = line.rstrip("\n").partition("\t")
+                if givens:
+                    lines.append((givens.replace("0", "."), rest))
+    return lines
+
+
+def _band_order(rng: random.Random) -> list[int]:
+    """Rows (or columns) 0-8 reordered: bands shuffled, then the rows inside each band."""
+    return [3 * band + row for band in rng.sample(range(3), 3) for row in rng.sample(range(3), 3)]
+
+
+def symmetry(rng: random.Random) -> tuple[itemgetter[int], dict[int, int]]:
+    """A random symmetry: which cell each cell comes from, and a digit relabelling."""
+    rows, columns = _band_order(rng), _band_order(rng)
+    cells = [9 * r + c for r in rows for c in columns]
+    if rng.random() < 0.5:
+        cells = [cells[9 * (i % 9) + i // 9] for i in range(81)]
+    return itemgetter(*cells), str.maketrans("123456789", "".join(rng.sample("123456789", 9)))
+
+
+def symmetric_copies(count: int, seed: int) -> list[str]:
+    """`count` distinct lines: copies of the source puzzles under random symmetries."""
+    rng = random.Random(seed)
+    base = source_lines()
+    uses = list(range(len(base))) * (count // len(base))
+    uses += rng.sample(range(len(base)), count % len(base))
+    rng.shuffle(uses)
+    symmetries = [symmetry(rng) for _ in range(SYMMETRIES)]
+    seen: set[str] = set()
+    lines = []
+    for k in uses:
+        givens, rest = base[k]
+        copy = givens
+        while copy in seen or copy == givens:
+            cells, relabel = rng.choice(symmetries)
+            copy = "".join(cells(givens)).translate(relabel)
+        seen.add(copy)
+        lines.append(f"{copy}\t{rest}" if rest else copy)
+    return lines
+
+
+def solver_alone(path: Path, sample: int, batch_size: int) -> float:
+    """Baseline: seconds per puzzle of the solver alone on one core, over a sample."""
+    with path.open() as source:
+        puzzles = [line.split("\t")[0] for _, line in zip(range(sample), source, strict=False)]
+    started = time.perf_counter()
+    for start in range(0, len(puzzles), batch_size):
+        solver.solve_many_timed(puzzles[start : start + batch_size])
+    return (time.perf_counter() - started) / len(puzzles)
+
+
+# --- CPU accounting ----------------------------------------------------------------------
+
+
+def _stat(pid: int) -> tuple[str, float, float]:
+    """(command name, own CPU seconds, CPU seconds of its exited, waited-for children)."""
+    text = Path(f"/proc/{pid}/stat").read_text()
+    name = text[text.index("(") + 1 : text.rindex(")")]
+    fields = text[text.rindex(")") + 2 :].split()
+    utime, stime, cutime, cstime = (int(x) for x in fields[11:15])
+    return name, (utime + stime) / TICK, (cutime + cstime) / TICK
+
+
+def tree_cpu(pid: int) -> float:
+    """CPU seconds of a process and of its descendants, living or exited."""
+    try:
+        _, own, exited = _stat(pid)
+        children = Path(f"/proc/{pid}/task/{pid}/children").read_text().split()
+    except (FileNotFoundError, ProcessLookupError):
+        return 0.0
+    return own + exited + sum(tree_cpu(int(child)) for child in children)
+
+
+def postgres_cpu() -> float:
+    """CPU seconds of the local PostgreSQL server's processes (ended backends included)."""
+    total = 0.0
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                name, own, exited = _stat(int(entry.name))
+            except (FileNotFoundError, ProcessLookupError):
+                continue
+            total += own + exited if name == "postgres" else 0.0
+    return total
+
+
+def redis_cpu() -> float:
+    info = redis.Redis.from_url(REDIS_URL).info("cpu")
+    return float(info["used_cpu_sys"]) + float(info["used_cpu_user"])
+
+
+def children_cpu() -> float:
+    """CPU seconds of this process's waited-for children (and theirs)."""
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
+# --- each stage alone --------------------------------------------------------------------
+
+
+def _cpu_of(work: Iterator[object]) -> float:
+    started = time.process_time()
+    for _ in work:
+        pass
+    return time.process_time() - started
+
+
+def _imported(url: str, path: Path, batch_size: int) -> tuple[float, list[BatchWork], float]:
+    """(client CPU seconds of the import, its batches, the server's CPU on PostgreSQL)."""
+    upgrade(url)
+    engine = make_engine(url)
+    sessions = session_factory(engine)
+    works: list[BatchWork] = []
+    server = postgres_cpu()
+    started = time.process_time()
+    job = open_import(sessions, path)
+    for chunk in import_chunks(sessions, job, batch_size):
+        works += chunk
+    spent = time.process_time() - started
+    server = postgres_cpu() - server
+    engine.dispose()
+    return spent, works, server
+
+
+def _written(url: str, works: list[BatchWork], rows: list[ResultRow]) -> tuple[float, float]:
+    """(client CPU seconds to record every batch, one transaction each; server CPU). The
+    rows are the sample's, cycled, under each batch's puzzle ids."""
+    cycled = iter(rows * (1 + sum(len(work.puzzles) for work in works) // len(rows)))
+    batches = [
+        [next(cycled)._replace(puzzle_id=puzzle_id) for puzzle_id, _ in work.puzzles]
+        for work in works
+    ]
+    engine = make_engine(url)
+    sessions = session_factory(engine)
+    server = postgres_cpu()
+    started = time.process_time()
+    for work, batch in zip(works, batches, strict=True):
+        with sessions() as session:
+            record_batch(session, work.batch_id, batch)
+            session.commit()
+    spent = time.process_time() - started
+    server = postgres_cpu() - server
+    engine.dispose()
+    return spent, server
+
+
+def stages(path: Path, folder: Path, batch_size: int, sample: int) -> dict[str, float]:
+    """CPU seconds of each stage alone, for the whole input (solve: a sample, scaled up)."""
+    read = _cpu_of(read_puzzles(path))
+    out = {"read/parse": read}
+    works: list[BatchWork] = []
+    for kind in ("sqlite", "postgresql"):
+        with fresh_database(kind) as url:
+            spent, works, server = _imported(url, path, batch_size)
+            out[f"import, {kind} (client, read excluded)"] = spent - read
+            if kind == "postgresql":
+                out["import, postgresql (server)"] = server
+            count = sum(len(work.puzzles) for work in works)
+            solving = works[: max(1, sample // batch_size)]
+            started = time.process_time()
+            rows = [row for w in solving for row in solve_batch(w.collection_id, w.puzzles)]
+            out["solve (solver + rows, one core)"] = (
+                (time.process_time() - started) * count / len(rows)
+            )
+            spent, server = _written(url, works, rows)
+            out[f"result write, {kind} (client)"] = spent
+            if kind == "postgresql":
+                out["result write, postgresql (server)"] = server
+    return out
+
+
+# --- end to end ---------------------------------------------------------------------------
 
 
 def cli(*args: str, env: dict[str, str]) -> float:
-    """Seconds one `sudoku-batch` command takes (it must succeed)."""
+    """Seconds one `sudoku-batch` command takes (it must succeed, or end with 3)."""
     started = time.perf_counter()
-    subprocess.run(
+    done = subprocess.run(
         [sys.executable, "-m", "worker", *args],
         cwd=ROOT,
         env={**os.environ, **env},
-        check=True,
         capture_output=True,
+        check=False,
     )
+    if done.returncode not in (0, 3):
+        raise RuntimeError(f"sudoku-batch {args[0]} failed: {done.stderr.decode()[-2000:]}")
     return time.perf_counter() - started
 
 
-def embedded(path: Path, folder: Path) -> float:
+def embedded(path: Path, folder: Path, batch_size: int) -> tuple[str, float, dict[str, float]]:
     url = f"sqlite:///{folder / f'run-{uuid.uuid4().hex[:6]}.db'}"
-    return cli("run", str(path), env={"SUDOKU_DATABASE_URL": url})
+    before = children_cpu()
+    wall = cli("run", str(path), "--batch-size", str(batch_size), env={"SUDOKU_DATABASE_URL": url})
+    return "run (embedded, SQLite)", wall, {"main and pool processes": children_cpu() - before}
 
 
-def distributed(path: Path) -> float:
+WORKER = [sys.executable, "-m", "worker", "worker", "--without-gossip", "--without-mingle"]
+
+
+def start_workers(env: dict[str, str]) -> list[subprocess.Popen[bytes]]:
+    """Two Celery workers of one pool process each, in their own process groups."""
+    return [
+        subprocess.Popen(
+            [*WORKER, "--concurrency=1", f"--hostname=bench{i}@%h"],
+            cwd=ROOT,
+            env={**os.environ, **env},
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+            start_new_session=True,
+        )
+        for i in range(2)
+    ]
+
+
+def distributed(path: Path, folder: Path, batch_size: int) -> tuple[str, float, dict[str, float]]:
     with fresh_database("postgresql") as url:
         upgrade(url)
-        env = {
-            "SUDOKU_DATABASE_URL": url,
-            "SUDOKU_BROKER_URL": REDIS_URL,
-            "SUDOKU_QUEUE": f"bench-{uuid.uuid4().hex[:8]}",
-        }
-        workers = [
-            subprocess.Popen(
-                [
-                    sys.executable,
-                    "-m",
-                    "worker",
-                    "worker",
-                    "--concurrency=1",
-                    f"--hostname=bench{i}@%h",
-                    "--without-gossip",
-                    "--without-mingle",
-                ],
-                cwd=ROOT,
-                env={**os.environ, **env},
-                stdout=subprocess.DEVNULL,
-                stderr=subprocess.DEVNULL,
-                start_new_session=True,
-            )
-            for i in range(2)
-        ]
-        time.sleep(3)  # let the workers connect before the clock starts
+        queue = f"bench-{uuid.uuid4().hex[:8]}"
+        env = {"SUDOKU_DATABASE_URL": url, "SUDOKU_BROKER_URL": REDIS_URL, "SUDOKU_QUEUE": queue}
+        workers = start_workers(env)
+        time.sleep(5)  # let the workers start and connect before the clock starts
+        before = [sum(tree_cpu(w.pid) for w in workers), children_cpu()]
+        before += [postgres_cpu(), redis_cpu()]
         try:
-            return cli("import", str(path), "--wait", env=env)
+            wall = cli("import", str(path), "--batch-size", str(batch_size), "--wait", env=env)
+            after = [sum(tree_cpu(w.pid) for w in workers), children_cpu()]
+            after += [postgres_cpu(), redis_cpu()]
         finally:
             for proc in workers:
                 os.killpg(proc.pid, signal.SIGTERM)
             for proc in workers:
                 proc.wait(30)
+    groups = ("workers (consumers and pool)", "producer (import --wait)", "postgresql", "redis")
+    spent = {group: a - b for group, a, b in zip(groups, after, before, strict=True)}
+    return "celery (2 workers, PostgreSQL)", wall, spent
 
 
-def stages(path: Path, folder: Path) -> dict[str, float]:
-    """Seconds per stage, each measured alone on one core."""
-    started = time.perf_counter()
-    records = sum(1 for _ in read_puzzles(path))
-    parse = time.perf_counter() - started
-    url = f"sqlite:///{folder / f'stages-{uuid.uuid4().hex[:6]}.db'}"
-    engine = make_engine(url)
-    upgrade(url)
-    sessions = session_factory(engine)
-    started = time.perf_counter()
-    job = open_import(sessions, path)
-    for _ in import_chunks(sessions, job, 500):
-        pass
-    imported = time.perf_counter() - started
-    with sessions() as session:
-        works = list(unfinished_batches(session, job.collection_id))
-    started = time.perf_counter()
-    solved = [(work, solve_batch(work.collection_id, work.puzzles)) for work in works]
-    solve = time.perf_counter() - started
-    started = time.perf_counter()
-    for work, rows in solved:
-        with sessions() as session:
-            record_batch(session, work.batch_id, rows)
-            session.commit()
-    write = time.perf_counter() - started
-    engine.dispose()
-    assert records == sum(len(work.puzzles) for work in works)
-    return {"parse": parse, "import": imported, "solve": solve, "write": write}
+def report(n: int, runs: int, baseline: float, walls: dict[str, list[float]]) -> None:
+    print(f"\n{n:,} distinct puzzles, median of {runs} runs, {os.cpu_count()} cores,")
+    print(f"solver backend {solver.backend()!r}: {1 / baseline:,.0f} puzzles/s alone on one core")
+    print(f"{'end to end':34} {'seconds':>8} {'puzzles/s':>10} {'x solver alone':>15}")
+    for name, values in walls.items():
+        seconds = statistics.median(values)
+        rate = n / seconds
+        print(f"{name:34} {seconds:8.2f} {rate:10,.0f} {rate * baseline:15.2f}")
+
+
+def report_cpu(title: str, n: int, cpu: dict[str, list[float]]) -> None:
+    print(f"\n{title}")
+    for name, values in cpu.items():
+        seconds = statistics.median(values)
+        print(f"  {name:40} {seconds:8.2f} s CPU {seconds / n * 1e6:8.1f} us/puzzle")
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--count", type=int, default=20_000)
+    parser.add_argument("--count", type=int, default=200_000)
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--only", choices=["run", "celery"])
+    parser.add_argument("--batch-size", type=int, default=1_000)
+    parser.add_argument("--sample", type=int, default=20_000, help="puzzles solved alone")
+    parser.add_argument("--seed", type=int, default=2024)
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as name:
         folder = Path(name)
-        path = make_input(folder, args.count)
-        results: dict[str, list[float]] = {}
+        path = folder / "symmetric.tsv"
+        path.write_text("\n".join(symmetric_copies(args.count, args.seed)) + "\n")
+        walls: dict[str, list[float]] = {}
+        cpu: dict[str, dict[str, list[float]]] = {}
+        baselines = []
         for _ in range(args.runs):
-            for stage, seconds in stages(path, folder).items():
-                results.setdefault(stage, []).append(seconds)
-            if args.only in (None, "run"):
-                results.setdefault("run (embedded, SQLite)", []).append(embedded(path, folder))
-            if args.only in (None, "celery"):
-                results.setdefault("celery (2 workers, PostgreSQL)", []).append(distributed(path))
-    n = args.count
-    baseline = n / statistics.median(results["solve"])
-    print(
-        f"{n:,} puzzles of krazydad_graded_56k.tsv, median of {args.runs} runs,"
-        f" {os.cpu_count()} cores"
-    )
-    print(f"{'stage':32} {'seconds':>8} {'puzzles/s':>10} {'x solve-only (1 core)':>22}")
-    for stage, values in results.items():
-        seconds = statistics.median(values)
-        print(f"{stage:32} {seconds:8.2f} {n / seconds:10,.0f} {n / seconds / baseline:22.2f}")
+            baselines.append(solver_alone(path, min(args.sample, args.count), args.batch_size))
+            for stage, seconds in stages(path, folder, args.batch_size, args.sample).items():
+                cpu.setdefault("stages", {}).setdefault(stage, []).append(seconds)
+            for kind, run in (("run", embedded), ("celery", distributed)):
+                if args.only in (None, kind):
+                    label, wall, spent = run(path, folder, args.batch_size)
+                    walls.setdefault(label, []).append(wall)
+                    for group, seconds in spent.items():
+                        cpu.setdefault(label, {}).setdefault(group, []).append(seconds)
+    baseline = statistics.median(baselines)
+    report(args.count, args.runs, baseline, walls)
+    report_cpu("where the time goes: each stage alone, one process", args.count, cpu["stages"])
+    for label in walls:
+        report_cpu(f"CPU during {label}", args.count, {**cpu[label], **overhead(label, cpu)})
+
+
+def overhead(label: str, cpu: dict[str, dict[str, list[float]]]) -> dict[str, list[float]]:
+    """What an end-to-end run spent beyond its stages measured alone (medians)."""
+    stage = {name: statistics.median(values) for name, values in cpu["stages"].items()}
+    spent = {name: statistics.median(values) for name, values in cpu[label].items()}
+    solve = stage["solve (solver + rows, one core)"]
+    if label.startswith("run"):
+        kind = "sqlite"
+        work = stage["read/parse"] + stage[f"import, {kind} (client, read excluded)"]
+        work += solve + stage[f"result write, {kind} (client)"]
+        return {"  beyond the stages (hand-offs, start-up)": [sum(spent.values()) - work]}
+    write = stage["result write, postgresql (client)"]
+    workers = spent["workers (consumers and pool)"] - solve - write
+    return {"  Celery overhead (workers beyond solve + write, redis)": [workers + spent["redis"]]}
 
 
 if __name__ == "__main__":

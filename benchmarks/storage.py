@@ -21,14 +21,14 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
 
 import psycopg
 
 from db.engine import make_engine, session_factory
 from db.imports import add_records, get_or_create_collection
 from db.migrate import upgrade
-from db.results import record_batch
+from db.results import ResultRow, record_batch
+from worker.batch import technique_json
 
 ADMIN_URL = os.environ.get(
     "SUDOKU_BENCH_POSTGRES_URL", "postgresql://postgres@127.0.0.1:5432/postgres"
@@ -60,29 +60,30 @@ def random_givens(rng: random.Random) -> str:
     return "".join(cells)
 
 
-def result_row(rng: random.Random, puzzle_id: int) -> dict[str, Any]:
+def result_row(rng: random.Random, puzzle_id: int, solved_at: datetime) -> ResultRow:
     guesses = rng.choice((0, 0, 0, 1, 3, 12))
-    return {
-        "puzzle_id": puzzle_id,
-        "status": "solved",
-        "solution": "".join(rng.choice("123456789") for _ in range(81)),
-        "reason": None,
-        "solved_by_elimination": guesses == 0,
-        "hardest_technique": rng.choice(TECHNIQUES),
-        "technique_counts": {t: rng.randint(1, 40) for t in TECHNIQUES[: rng.randint(1, 5)]},
-        "recursion_depth": min(guesses, 4),
-        "guesses": guesses,
-        "backtracks": guesses // 2,
-        "nodes": 1 + guesses * 3,
-        "difficulty": rng.choice(("easy", "medium", "hard", "diabolical", "extreme")),
-        "difficulty_score": rng.uniform(1, 10),
-        "ep": 1.2,
-        "ed": 1.2,
-        "solver_version": "1.0.0",
-        "solve_ms": rng.uniform(0.5, 20),
-        "worker_host": "bench-host",
-        "solved_at": datetime.now(UTC),
-    }
+    counts = {t: rng.randint(1, 40) for t in TECHNIQUES[: rng.randint(1, 5)]}
+    return ResultRow(
+        puzzle_id=puzzle_id,
+        status="solved",
+        solution="".join(rng.choice("123456789") for _ in range(81)),
+        reason=None,
+        solved_by_elimination=guesses == 0,
+        hardest_technique=rng.choice(TECHNIQUES),
+        technique_counts=technique_json(counts),
+        recursion_depth=min(guesses, 4),
+        guesses=guesses,
+        backtracks=guesses // 2,
+        nodes=1 + guesses * 3,
+        difficulty=rng.choice(("easy", "medium", "hard", "diabolical", "extreme")),
+        difficulty_score=rng.uniform(1, 10),
+        ep=1.2,
+        ed=1.2,
+        solver_version="1.0.0",
+        solve_ms=rng.uniform(0.5, 20),
+        worker_host="bench-host",
+        solved_at=solved_at,
+    )
 
 
 def one_run(kind: str, rows: int, seed: int) -> tuple[float, float]:
@@ -102,7 +103,8 @@ def one_run(kind: str, rows: int, seed: int) -> tuple[float, float]:
                 work += add_records(session, collection.id, chunk, [], BATCH)
                 session.commit()
         imported = len(givens) / (time.perf_counter() - started)
-        batches = [(b.batch_id, [result_row(rng, pid) for pid, _ in b.puzzles]) for b in work]
+        now = datetime.now(UTC)  # one timestamp a batch, as worker.batch.solve_batch gives
+        batches = [(b.batch_id, [result_row(rng, pid, now) for pid, _ in b.puzzles]) for b in work]
         started = time.perf_counter()
         with sessions() as session:
             for batch_id, result_rows in batches:

@@ -1,95 +1,132 @@
-"""`INSERT ... ON CONFLICT DO NOTHING RETURNING` for many rows, fast on both databases.
+"""Bulk writes below the ORM: thousands of rows a statement, on both databases.
 
-SQLite and small sets go through SQLAlchemy's executemany ("insertmanyvalues": multi-row
-VALUES pages of up to 1,000 rows, RETURNING included, because psycopg 3 reports
-rowcount -1 for executemany). Large sets on PostgreSQL are COPYed into a temporary table,
-then moved with one `INSERT ... SELECT ... ON CONFLICT DO NOTHING RETURNING`.
+Rows are plain tuples in a stated column order, holding the values the driver stores as they
+are (JSON as text, a timestamp as the dialect's type processor renders it). Per row, Python
+only hands a tuple to the driver:
+
+- SQLite: a prepared multi-row `INSERT ... VALUES (...), (...) ... ON CONFLICT DO NOTHING`
+  (100 rows a statement run: a run costs more than a row, and a CHECK's IN list is built
+  once a run), run by the driver's executemany in the session's transaction (how many rows it
+  inserted is its rowcount);
+- PostgreSQL: COPY into a temporary stage table, then one
+  `INSERT ... SELECT ... ON CONFLICT DO NOTHING` (its rowcount says how many were new).
+
+Identifiers come from `Table` objects and constants of this package, never from input;
+values travel only as bound parameters or through COPY.
 """
 
 from __future__ import annotations
 
-import json
 import zlib
-from collections.abc import Sequence
-from operator import itemgetter
+from collections.abc import Iterable, Sequence
+from itertools import chain
 from typing import Any
 
-from sqlalchemy import JSON, Table
-from sqlalchemy.dialects import postgresql, sqlite
+from sqlalchemy import Table
 from sqlalchemy.orm import Session
 
-COPY_THRESHOLD = 200  # below this, the temporary table costs more than it saves
+Row = Sequence[Any]
+ROWS_PER_STATEMENT = 100  # SQLite: 100 rows of 19 values stay far below its 32,766 parameters
 
 
 def dialect_of(session: Session) -> str:
     return session.get_bind().dialect.name
 
 
-def insert_ignore(
+def driver_connection(session: Session) -> Any:
+    """The DB-API connection under the session's transaction (sqlite3 or psycopg)."""
+    driver = session.connection().connection.driver_connection
+    assert driver is not None
+    return driver
+
+
+def insert_rows(
     session: Session,
     table: Table,
-    rows: Sequence[dict[str, Any]],
+    columns: Sequence[str],
+    rows: Iterable[Row],
     *,
     conflict: Sequence[str],
-    returning: Sequence[str] = (),
-) -> list[tuple[Any, ...]]:
-    """Insert `rows`, skipping those that clash on `conflict`; the `returning` columns of
-    the rows really inserted (an empty list when `returning` is empty)."""
+) -> int:
+    """Insert `rows` (values in `columns` order) into `table`, skipping those that clash on
+    `conflict`; the number of rows really inserted."""
+    names = ", ".join(f'"{table.c[name].name}"' for name in columns)
+    target = ", ".join(table.c[name].name for name in conflict)
+    if dialect_of(session) == "postgresql":
+        stage = stage_like(session, table, columns)
+        copy_rows(session, stage, columns, rows)
+        move = (
+            f"INSERT INTO {table.name} ({names}) SELECT {names} FROM {stage} "  # noqa: S608
+            f"ON CONFLICT ({target}) DO NOTHING"
+        )
+        with driver_connection(session).cursor() as cursor:
+            cursor.execute(move)
+            inserted: int = cursor.rowcount
+            cursor.execute(f"DELETE FROM {stage}")  # noqa: S608  (a second call, same transaction)
+        return inserted
+    on_conflict = f"ON CONFLICT ({target}) DO NOTHING"
+    return _insert_values(session, f"INSERT INTO {table.name} ({names})", on_conflict, rows)
+
+
+def _insert_values(session: Session, insert: str, suffix: str, rows: Iterable[Row]) -> int:
+    """`{insert} VALUES (...), ... {suffix}` for every row, ROWS_PER_STATEMENT a statement run
+    (SQLite); the number of rows it changed."""
+    rows = rows if isinstance(rows, list) else list(rows)
     if not rows:
-        return []
-    dialect = dialect_of(session)
-    if dialect == "postgresql" and len(rows) >= COPY_THRESHOLD:
-        return _copy_insert_ignore(session, table, rows, conflict, returning)
-    insert = postgresql.insert if dialect == "postgresql" else sqlite.insert
-    stmt = insert(table).on_conflict_do_nothing(index_elements=list(conflict))
-    if not returning:
-        session.execute(stmt, list(rows))
-        return []
-    stmt_returning = stmt.returning(*(table.c[name] for name in returning))
-    return [tuple(row) for row in session.execute(stmt_returning, list(rows))]
+        return 0
+    one = "(" + ", ".join("?" * len(rows[0])) + ")"
+    driver = driver_connection(session)
+    full = len(rows) - len(rows) % ROWS_PER_STATEMENT
+    changed = 0
+    if full:
+        statement = f"{insert} VALUES {', '.join([one] * ROWS_PER_STATEMENT)} {suffix}"
+        params = (
+            list(chain.from_iterable(rows[start : start + ROWS_PER_STATEMENT]))
+            for start in range(0, full, ROWS_PER_STATEMENT)
+        )
+        changed += driver.executemany(statement, params).rowcount
+    if full < len(rows):
+        statement = f"{insert} VALUES {', '.join([one] * (len(rows) - full))} {suffix}"
+        changed += driver.execute(statement, list(chain.from_iterable(rows[full:]))).rowcount
+    return changed
 
 
-def _copy_insert_ignore(
-    session: Session,
-    table: Table,
-    rows: Sequence[dict[str, Any]],
-    conflict: Sequence[str],
-    returning: Sequence[str],
-) -> list[tuple[Any, ...]]:
-    names = list(rows[0])
-    values_of = itemgetter(*names)
-    json_at = [i for i, name in enumerate(names) if isinstance(table.c[name].type, JSON)]
-    stage = f"_stage_{table.name}_{zlib.crc32(' '.join(names).encode()):08x}"
-    columns = ", ".join(f'"{name}"' for name in names)
-    connection = session.connection()
-    # Only the columns given, without defaults or constraints (no sequence value is spent).
-    # Made once per connection and emptied (truncated) at each commit: no catalog churn and
-    # no bloat per batch (autovacuum never visits temporary tables).
-    connection.exec_driver_sql(
+def stage_like(session: Session, table: Table, columns: Sequence[str]) -> str:
+    """The name of this connection's temporary copy of `table` (these columns only, without
+    defaults or constraints), created on first use and emptied at each commit."""
+    stage = f"_stage_{table.name}_{zlib.crc32(' '.join(columns).encode()):08x}"
+    names = ", ".join(f'"{table.c[name].name}"' for name in columns)
+    # Made once per connection: no catalog churn per batch, and autovacuum never visits it.
+    session.connection().exec_driver_sql(
         f"CREATE TEMPORARY TABLE IF NOT EXISTS {stage} ON COMMIT DELETE ROWS "  # noqa: S608
-        f"AS SELECT {columns} FROM {table.name} WITH NO DATA"
+        f"AS SELECT {names} FROM {table.name} WITH NO DATA"
     )
-    driver = connection.connection.driver_connection
-    assert driver is not None
+    return stage
+
+
+def copy_rows(session: Session, table: str, columns: Sequence[str], rows: Iterable[Row]) -> None:
+    """COPY `rows` (values in `columns` order) into `table` (PostgreSQL)."""
+    names = ", ".join(f'"{name}"' for name in columns)
     with (
-        driver.cursor() as cursor,
-        cursor.copy(f"COPY {stage} ({columns}) FROM STDIN") as copy,
+        driver_connection(session).cursor() as cursor,
+        cursor.copy(f"COPY {table} ({names}) FROM STDIN") as copy,
     ):
         for row in rows:
-            values = list(values_of(row)) if len(names) > 1 else [row[names[0]]]
-            for i in json_at:
-                if values[i] is not None:
-                    values[i] = json.dumps(values[i])
-            copy.write_row(values)
-    # Identifiers come from the Table, never from input; values travel only through COPY.
-    move = (
-        f"INSERT INTO {table.name} ({columns}) SELECT {columns} FROM {stage} "  # noqa: S608
-        f"ON CONFLICT ({', '.join(conflict)}) DO NOTHING"
+            copy.write_row(row)
+
+
+def stage_rows(session: Session, name: str, columns: dict[str, str], rows: Sequence[Row]) -> None:
+    """Load `rows` into this connection's temporary table `name` (`columns`: name -> SQL type,
+    made on first use), emptied first: COPY on PostgreSQL, executemany on SQLite."""
+    definition = ", ".join(f"{column} {sql_type}" for column, sql_type in columns.items())
+    postgresql = dialect_of(session) == "postgresql"
+    connection = session.connection()
+    connection.exec_driver_sql(
+        f"CREATE TEMPORARY TABLE IF NOT EXISTS {name} ({definition})"
+        + (" ON COMMIT DELETE ROWS" if postgresql else "")
     )
-    if returning:
-        move += f" RETURNING {', '.join(returning)}"
-    result = connection.exec_driver_sql(move)
-    inserted = [tuple(row) for row in result.all()] if returning else []
-    # Empty it now too, for a second call in the same transaction.
-    connection.exec_driver_sql(f"DELETE FROM {stage}")  # noqa: S608
-    return inserted
+    connection.exec_driver_sql(f"DELETE FROM {name}")  # noqa: S608
+    if postgresql:
+        copy_rows(session, name, list(columns), rows)
+    else:
+        _insert_values(session, f"INSERT INTO {name} ({', '.join(columns)})", "", rows)

@@ -24,6 +24,7 @@ SQLITE_PRAGMAS = (
     "PRAGMA busy_timeout=5000",
     "PRAGMA foreign_keys=ON",
     "PRAGMA cache_size=-65536",  # 64 MiB: random-order index inserts stay in memory
+    "PRAGMA wal_autocheckpoint=10000",
 )
 UPGRADE_HINT = "run `sudoku-batch db upgrade` (SUDOKU_DATABASE_URL selects the database)"
 

@@ -7,20 +7,20 @@ again inserts nothing and counts nothing twice.
 
 from __future__ import annotations
 
-from collections.abc import Collection as Sized
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from itertools import groupby
 from typing import Any, cast
 
-from sqlalchemy import ColumnElement, Table, any_, bindparam, func, insert, select, update
-from sqlalchemy.dialects.postgresql import ARRAY
+from sqlalchemy import Table, func, insert, select, update
+from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.orm import Session
 
-from db.bulk import dialect_of, insert_ignore
+from db.bulk import dialect_of, insert_rows
 from db.counters import advance
 from db.errors import CollectionConflict, StorageError
-from db.models import Batch, Collection, CollectionPuzzle, Puzzle, RejectedLine, Result
+from db.known import LOOKUP_PAGE, Known, puzzles_of, stored_lines
+from db.models import Batch, Collection, CollectionPuzzle, Puzzle, RejectedLine
 
 __all__ = [  # CollectionConflict too: importers catch it from here
     "BatchWork",
@@ -33,11 +33,11 @@ __all__ = [  # CollectionConflict too: importers catch it from here
 ]
 
 RAW_TEXT_LIMIT = 200
-LOOKUP_PAGE = 2_000  # ids per `IN (...)`: far below SQLite's 32,766 bound parameters
 
-puzzles_table = cast(Table, Puzzle.__table__)
 lines_table = cast(Table, CollectionPuzzle.__table__)
 rejected_table = cast(Table, RejectedLine.__table__)
+LINE_COLUMNS = ("collection_id", "line", "puzzle_id", "batch_id", "is_duplicate")
+REJECTED_COLUMNS = ("collection_id", "line", "column", "raw_text", "reason")
 
 
 @dataclass(frozen=True)
@@ -63,7 +63,8 @@ def get_or_create_collection(
     """The collection called `name`, created if new; `CollectionConflict` if it holds
     another file (same name, different sha256)."""
     values = {"name": name, "source_file": source_file, "content_hash": content_hash}
-    insert_ignore(session, cast(Table, Collection.__table__), [values], conflict=("name",))
+    dialect_insert = postgresql.insert if dialect_of(session) == "postgresql" else sqlite.insert
+    session.execute(dialect_insert(Collection).values(values).on_conflict_do_nothing())
     found = session.scalars(select(Collection).where(Collection.name == name)).one()
     if found.content_hash != content_hash:
         raise CollectionConflict(
@@ -74,98 +75,67 @@ def get_or_create_collection(
     return found
 
 
-def _pages(session: Session, items: Sized[Any]) -> Iterator[list[Any]]:
-    """The items in pages for `_member` (one page on PostgreSQL: an array is one parameter)."""
-    ordered = list(items)
-    size = len(ordered) or 1 if dialect_of(session) == "postgresql" else LOOKUP_PAGE
-    for start in range(0, len(ordered), size):
-        yield ordered[start : start + size]
+@dataclass
+class _Lines:
+    """A chunk's lines to store: `[line, puzzle_id, batch_id, is_duplicate, givens]` each,
+    and the indices of those whose puzzle is new to the collection and not solved yet."""
+
+    rows: list[list[Any]]
+    todo: list[int]
+    new: int  # lines holding a puzzle the collection did not hold before
 
 
-def _member(session: Session, column: Any, values: list[Any]) -> ColumnElement[bool]:
-    """`column IN (values)`; on PostgreSQL `= ANY(array)`, one parameter however many."""
-    if dialect_of(session) == "postgresql":
-        result: ColumnElement[bool] = column == any_(
-            bindparam(None, values, type_=ARRAY(column.type))
-        )
-        return result
-    membership: ColumnElement[bool] = column.in_(values)
-    return membership
+def _classify(accepted: list[tuple[int, str]], known: Known, stored: set[int]) -> _Lines:
+    """Each line's puzzle and whether it is a duplicate. Chunks are stored whole and in file
+    order, so a puzzle the collection holds sits on an earlier line than any line not stored."""
+    ids, held = known.ids, known.held
+    seen: set[int] = set()  # puzzle ids on earlier lines of this chunk
+    lines = _Lines([], [], 0)
+    for line, givens in accepted:
+        puzzle_id = ids[givens]
+        duplicate = puzzle_id in held or puzzle_id in seen
+        seen.add(puzzle_id)
+        if line in stored:
+            continue
+        if not duplicate:
+            lines.new += 1
+            if puzzle_id not in known.solved:
+                lines.todo.append(len(lines.rows))
+        lines.rows.append([line, puzzle_id, None, duplicate, givens])
+    return lines
 
 
-def _puzzle_ids(session: Session, givens: set[str]) -> dict[str, int]:
-    """Insert the puzzles not yet known; givens -> id for all of them."""
-    for grid in givens:
-        if len(grid) != 81:
-            raise ValueError(f"givens must be 81 characters, got {len(grid)}: {grid[:90]!r}")
-    rows = [{"givens": g, "givens_count": 81 - g.count(".")} for g in sorted(givens)]
-    insert_ignore(session, puzzles_table, rows, conflict=("givens",))
-    ids: dict[str, int] = {}
-    for page in _pages(session, givens):
-        ids.update(
-            session.execute(
-                select(Puzzle.givens, Puzzle.id).where(_member(session, Puzzle.givens, page))
-            ).all()
-        )
-    return ids
-
-
-def _solved(session: Session, puzzle_ids: Sized[int]) -> set[int]:
-    found: set[int] = set()
-    for page in _pages(session, puzzle_ids):
-        found.update(
-            session.scalars(
-                select(Result.puzzle_id).where(_member(session, Result.puzzle_id, page))
-            )
-        )
-    return found
-
-
-def _first_lines(session: Session, collection_id: int, puzzle_ids: Sized[int]) -> dict[int, int]:
-    """puzzle_id -> its first line already stored in the collection."""
-    first: dict[int, int] = {}
-    for page in _pages(session, puzzle_ids):
-        stmt = (
-            select(CollectionPuzzle.puzzle_id, func.min(CollectionPuzzle.line))
-            .where(CollectionPuzzle.collection_id == collection_id)
-            .where(_member(session, CollectionPuzzle.puzzle_id, page))
-            .group_by(CollectionPuzzle.puzzle_id)
-        )
-        first.update(session.execute(stmt).all())
-    return first
-
-
-def _stored_lines(session: Session, collection_id: int, lines: list[int]) -> set[int]:
-    """The lines among `lines` the collection already holds (a replayed chunk)."""
-    stored: set[int] = set()
-    for page in _pages(session, lines):
-        stmt = select(CollectionPuzzle.line).where(
-            CollectionPuzzle.collection_id == collection_id,
-            _member(session, CollectionPuzzle.line, page),
-        )
-        stored.update(session.scalars(stmt))
-    return stored
+def _lines_of(session: Session, collection_id: int, accepted: list[tuple[int, str]]) -> _Lines:
+    """Store the new puzzles of these lines (in line order); the lines to store."""
+    if not accepted:
+        return _Lines([], [], 0)
+    wrong = next((givens for _, givens in accepted if len(givens) != 81), None)
+    if wrong is not None:
+        raise ValueError(f"givens must be 81 characters, got {len(wrong)}: {wrong[:90]!r}")
+    known = puzzles_of(session, collection_id, accepted)
+    stored = stored_lines(session, collection_id, accepted[0][0], accepted[-1][0])
+    return _classify(accepted, known, stored)
 
 
 def _make_batches(
-    session: Session,
-    collection_id: int,
-    todo: list[dict[str, Any]],
-    batch_size: int,
-    givens_of: dict[int, str],
+    session: Session, collection_id: int, lines: _Lines, batch_size: int
 ) -> list[BatchWork]:
-    """Cut the line rows to solve into batches, setting their batch_id before insertion
+    """Cut the lines to solve into batches, setting their batch_id before insertion
     (an UPDATE afterwards would cost four index entries and a foreign-key check per line)."""
+    parts = [
+        [lines.rows[i] for i in lines.todo[start : start + batch_size]]
+        for start in range(0, len(lines.todo), batch_size)
+    ]
+    if not parts:
+        return []
+    new_batches = insert(Batch).returning(Batch.id, sort_by_parameter_order=True)
+    values = [{"collection_id": collection_id, "size": len(part)} for part in parts]
+    batch_ids = session.scalars(new_batches, values).all()
     work = []
-    for start in range(0, len(todo), batch_size):
-        part = todo[start : start + batch_size]
-        batch_id = session.execute(
-            insert(Batch).values(collection_id=collection_id, size=len(part)).returning(Batch.id)
-        ).scalar_one()
+    for batch_id, part in zip(batch_ids, parts, strict=True):
         for row in part:
-            row["batch_id"] = batch_id
-        puzzles = [(row["puzzle_id"], givens_of[row["puzzle_id"]]) for row in part]
-        work.append(BatchWork(batch_id, collection_id, puzzles))
+            row[2] = batch_id
+        work.append(BatchWork(batch_id, collection_id, [(row[1], row[4]) for row in part]))
     return work
 
 
@@ -179,19 +149,13 @@ def _add_rejected(
     session: Session, collection_id: int, rejected: Iterable[tuple[int, str, str, int | None]]
 ) -> int:
     rows = [
-        {
-            "collection_id": collection_id,
-            "line": line,
-            "raw_text": clean_raw_text(raw),
-            "reason": reason,
-            "column": column,
-        }
+        (collection_id, line, column, clean_raw_text(raw), reason)
         for line, raw, reason, column in rejected
     ]
-    return len(
-        insert_ignore(
-            session, rejected_table, rows, conflict=("collection_id", "line"), returning=("line",)
-        )
+    if not rows:
+        return 0
+    return insert_rows(
+        session, rejected_table, REJECTED_COLUMNS, rows, conflict=("collection_id", "line")
     )
 
 
@@ -210,31 +174,13 @@ def add_records(
     """
     if batch_size < 1:
         raise ValueError(f"batch_size must be at least 1, got {batch_size}")
-    ids = _puzzle_ids(session, {givens for _, givens in accepted})
-    solved = _solved(session, ids.values())
-    first = _first_lines(session, collection_id, ids.values())
-    for line, givens in accepted:
-        first[ids[givens]] = min(first.get(ids[givens], line), line)
-    stored = _stored_lines(session, collection_id, [line for line, _ in accepted])
-    rows = [
-        {
-            "collection_id": collection_id,
-            "line": line,
-            "puzzle_id": ids[givens],
-            "is_duplicate": line != first[ids[givens]],
-            "batch_id": None,
-        }
-        for line, givens in sorted(accepted)
-        if line not in stored
-    ]
-    new = [row for row in rows if not row["is_duplicate"]]
-    todo = [row for row in new if row["puzzle_id"] not in solved]
-    givens_of = {pid: givens for givens, pid in ids.items()}
-    work = _make_batches(session, collection_id, todo, batch_size, givens_of)
-    inserted = insert_ignore(
-        session, lines_table, rows, conflict=("collection_id", "line"), returning=("line",)
+    lines = _lines_of(session, collection_id, sorted(accepted))
+    work = _make_batches(session, collection_id, lines, batch_size)
+    rows = ((collection_id, *row[:4]) for row in lines.rows)
+    inserted = insert_rows(
+        session, lines_table, LINE_COLUMNS, rows, conflict=("collection_id", "line")
     )
-    if len(inserted) != len(rows):  # only a concurrent import of the same file gets here
+    if inserted != len(lines.rows):  # only a concurrent import of the same file gets here
         raise StorageError(
             f"collection {collection_id}: lines were added while this chunk was written; "
             "import a collection from one process at a time"
@@ -243,12 +189,12 @@ def add_records(
     advance(
         session,
         collection_id,
-        lines_read=len(rows) + n_rejected,
-        accepted=len(new),
-        duplicates=len(rows) - len(new),
+        lines_read=len(lines.rows) + n_rejected,
+        accepted=lines.new,
+        duplicates=len(lines.rows) - lines.new,
         rejected=n_rejected,
-        total=len(new),
-        done=len(new) - len(todo),
+        total=lines.new,
+        done=lines.new - len(lines.todo),
     )
     return work
 

@@ -8,67 +8,101 @@ nothing: results are inserted `ON CONFLICT DO NOTHING`, the batch flips only fro
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
-from typing import Any, cast
+from collections.abc import Callable, Iterator, Sequence
+from datetime import datetime
+from typing import Any, NamedTuple, cast
 
-from sqlalchemy import Table, select, update
+from sqlalchemy import Table, func, select, update
 from sqlalchemy.orm import Session
 
-from db.bulk import insert_ignore
+from db.bulk import dialect_of, insert_rows
 from db.counters import advance
 from db.errors import UnknownBatch
 from db.models import RESULT_COLUMNS, Batch, Result
 
 results_table = cast(Table, Result.__table__)
-_COLUMNS = frozenset(RESULT_COLUMNS)
+batches_table = cast(Table, Batch.__table__)
 
 
-def _result_row(row: dict[str, Any]) -> dict[str, Any]:
-    """The row checked against the contract (keys = the results columns), timestamps parsed."""
-    if row.keys() != _COLUMNS:
-        missing = sorted(_COLUMNS - row.keys())
-        extra = sorted(row.keys() - _COLUMNS)
-        raise ValueError(
-            f"result row keys differ from the results columns: "
-            f"missing {missing}, unexpected {extra}"
-        )
-    solved_at = row["solved_at"]
-    if isinstance(solved_at, str):
-        return {**row, "solved_at": datetime.fromisoformat(solved_at)}
-    return row
+class ResultRow(NamedTuple):
+    """One `results` row, its fields the table's columns in order, its values ready to store:
+    `technique_counts` is JSON text, and a batch's rows usually share one `solved_at`."""
+
+    puzzle_id: int
+    status: str
+    solution: str | None
+    reason: str | None
+    solved_by_elimination: bool | None
+    hardest_technique: str | None
+    technique_counts: str | None
+    recursion_depth: int | None
+    guesses: int | None
+    backtracks: int | None
+    nodes: int | None
+    difficulty: str | None
+    difficulty_score: float | None
+    ep: float | None
+    ed: float | None
+    solver_version: str
+    solve_ms: float | None
+    worker_host: str | None
+    solved_at: datetime
+
+
+if ResultRow._fields != RESULT_COLUMNS:  # pragma: no cover - a model change must come here too
+    raise ImportError(f"ResultRow fields {ResultRow._fields} differ from {RESULT_COLUMNS}")
+
+
+def _stored(session: Session, rows: Sequence[ResultRow]) -> Iterator[tuple[Any, ...]]:
+    """The rows as the driver takes them: SQLite has no timestamp type, so `solved_at` goes
+    as the text SQLAlchemy writes (rendered once per distinct value, i.e. once a batch)."""
+    if dialect_of(session) != "sqlite":
+        yield from rows
+        return
+    render = _timestamp_renderer(session)
+    rendered: dict[datetime, Any] = {}
+    for row in rows:
+        stamp = rendered.get(row.solved_at)
+        if stamp is None:
+            stamp = rendered[row.solved_at] = render(row.solved_at)
+        yield (*row[:-1], stamp)
+
+
+def _timestamp_renderer(session: Session) -> Callable[[datetime], Any]:
+    dialect = session.get_bind().dialect
+    render = results_table.c.solved_at.type.dialect_impl(dialect).bind_processor(dialect)
+    return render or (lambda value: value)
 
 
 def _finish(
     session: Session, batch_id: int, status: str, error: str | None
 ) -> tuple[int, int] | None:
     """Flip the batch from pending to `status`; (collection_id, size) when it flipped."""
+    batch = batches_table.c
     stmt = (
-        update(Batch)
-        .where(Batch.id == batch_id, Batch.status == "pending")
-        .values(
-            status=status, error=error, attempts=Batch.attempts + 1, finished_at=datetime.now(UTC)
-        )
-        .returning(Batch.collection_id, Batch.size)
+        update(batches_table)
+        .where(batch.id == batch_id, batch.status == "pending")
+        .values(status=status, error=error, attempts=batch.attempts + 1, finished_at=func.now())
+        .returning(batch.collection_id, batch.size)
     )
-    flipped = session.execute(stmt, execution_options={"synchronize_session": False}).first()
+    flipped = session.execute(stmt).first()
     if flipped is None:
-        if session.scalar(select(Batch.id).where(Batch.id == batch_id)) is None:
+        if session.scalar(select(batch.id).where(batch.id == batch_id)) is None:
             raise UnknownBatch(f"no batch has id {batch_id}")
         return None
     return flipped[0], flipped[1]
 
 
-def record_batch(session: Session, batch_id: int, rows: list[dict[str, Any]]) -> int:
+def record_batch(session: Session, batch_id: int, rows: Sequence[ResultRow]) -> int:
     """Store a batch's result rows and mark it done; the number of rows really inserted."""
-    checked = [_result_row(row) for row in rows]
-    inserted = insert_ignore(
-        session, results_table, checked, conflict=("puzzle_id",), returning=("puzzle_id",)
+    inserted = insert_rows(
+        session, results_table, RESULT_COLUMNS, _stored(session, rows), conflict=("puzzle_id",)
     )
     flipped = _finish(session, batch_id, "done", None)
     if flipped is not None:
         collection_id, size = flipped
         advance(session, collection_id, done=size)
-    return len(inserted)
+    return inserted
 
 
 def record_batch_failure(session: Session, batch_id: int, error: str) -> bool:

@@ -7,52 +7,58 @@ so the two paths store exactly the same rows.
 from __future__ import annotations
 
 import socket
-import time
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from datetime import UTC, datetime
-from typing import Any
 
 import solver
+from db.results import ResultRow
 
-Row = dict[str, Any]
 HOST = socket.gethostname()
 
 
 def solve_batch(
     collection_id: int, puzzles: Sequence[tuple[int, str]], *, node_budget: int | None = None
-) -> list[Row]:
-    """Solve every `(puzzle_id, givens)` of one batch of `collection_id`; one row per puzzle."""
+) -> list[ResultRow]:
+    """Solve every `(puzzle_id, givens)` of one batch of `collection_id`; one row per puzzle,
+    in order. The solver is entered once for the whole batch; the rows share one `solved_at`."""
     budget = {} if node_budget is None else {"node_budget": node_budget}
-    rows = []
-    for puzzle_id, givens in puzzles:
-        started = time.perf_counter()
-        result = solver.solve(givens, **budget)
-        elapsed_ms = (time.perf_counter() - started) * 1000.0
-        rows.append(result_row(puzzle_id, result, elapsed_ms))
-    return rows
+    timed = solver.solve_many_timed([givens for _, givens in puzzles], **budget)
+    solved_at = datetime.now(UTC)
+    return [
+        result_row(puzzle_id, result, seconds * 1000.0, solved_at)
+        for (puzzle_id, _), (result, seconds) in zip(puzzles, timed, strict=True)
+    ]
 
 
-def result_row(puzzle_id: int, result: solver.SolveResult, solve_ms: float) -> Row:
-    """The `results` row of one solved puzzle (keys are the table's columns)."""
+def result_row(
+    puzzle_id: int, result: solver.SolveResult, solve_ms: float, solved_at: datetime
+) -> ResultRow:
+    """The `results` row of one solved puzzle."""
     metrics = result.metrics
-    return {
-        "puzzle_id": puzzle_id,
-        "status": result.status,
-        "solution": result.solution,
-        "reason": result.reason,
-        "solved_by_elimination": metrics.solved_by_elimination,
-        "hardest_technique": metrics.hardest_technique,
-        "technique_counts": dict(metrics.technique_counts),
-        "recursion_depth": metrics.recursion_depth,
-        "guesses": metrics.guesses,
-        "backtracks": metrics.backtracks,
-        "nodes": metrics.nodes,
-        "difficulty": result.difficulty,
-        "difficulty_score": result.difficulty_score,
-        "ep": result.ep,
-        "ed": result.ed,
-        "solver_version": solver.SOLVER_VERSION,
-        "solve_ms": round(solve_ms, 3),
-        "worker_host": HOST,
-        "solved_at": datetime.now(UTC),
-    }
+    return ResultRow(
+        puzzle_id,
+        result.status,
+        result.solution,
+        result.reason,
+        metrics.solved_by_elimination,
+        metrics.hardest_technique,
+        technique_json(metrics.technique_counts),
+        metrics.recursion_depth,
+        metrics.guesses,
+        metrics.backtracks,
+        metrics.nodes,
+        result.difficulty,
+        result.difficulty_score,
+        result.ep,
+        result.ed,
+        solver.SOLVER_VERSION,
+        round(solve_ms, 3),
+        HOST,
+        solved_at,
+    )
+
+
+def technique_json(counts: Mapping[str, int]) -> str:
+    """The counts as a JSON object, written directly (a third of `json.dumps`'s time): the keys
+    are the solver's snake_case technique names and the values ints, so nothing needs escaping."""
+    return "{" + ",".join([f'"{name}":{times:d}' for name, times in counts.items()]) + "}"

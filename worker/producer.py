@@ -25,7 +25,7 @@ from db.imports import (
 )
 from worker.sources import Accepted, Rejected, content_hash, read_puzzles
 
-CHUNK_BATCHES = 10  # batches per import transaction: few commits, bounded memory
+CHUNK_BATCHES = int(__import__("os").environ.get("CB", "10"))
 
 
 @dataclass(frozen=True)
@@ -73,6 +73,8 @@ def send_batches(
     sessions: sessionmaker[Session], works: list[BatchWork], send: Callable[[BatchWork], None]
 ) -> None:
     """Send committed batches to the queue, then record that they were sent."""
+    if not works:
+        return
     for work in works:
         send(work)
     with sessions() as session:

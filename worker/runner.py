@@ -1,23 +1,41 @@
-"""The embedded path: solve a collection's unfinished batches in a local process pool.
+"""The embedded path: solve batches in a local process pool while the import goes on.
 
-No servers: the main process writes SQLite (one writer) and the pool processes run the same
-`solve_batch` the Celery workers run. Killed or interrupted, a re-run resumes from the
-database: finished batches are never solved again.
+No servers: the main process reads the file, imports it, hands each batch to the pool as
+soon as the transaction that created it has committed, and stores the rows the pool sends
+back (`record_batch`, as a Celery worker does). It is the only writer: SQLite takes one writer
+at a time, and three writers on two cores keep preempting whichever holds the lock. The pool
+processes only solve (`solve_batch`), at a lower priority than the process that feeds them
+and stores their work. Killed or interrupted, a re-run resumes from the database: finished
+batches are never solved again.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+import os
+from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
+from contextlib import contextmanager
 
 from sqlalchemy.orm import Session, sessionmaker
 
-from db.imports import BatchWork, unfinished_batches
-from db.results import record_batch, record_batch_failure
-from worker.batch import Row, solve_batch
+from db.imports import BatchWork
+from db.results import ResultRow, record_batch, record_batch_failure
+from worker.batch import solve_batch
 
 OnSolved = Callable[[int], None]
+# Batches queued per pool process: enough that the pool never waits while the main process
+# imports the next chunk, few enough that memory stays bounded on huge collections.
+IN_FLIGHT_PER_WORKER = 4
+# Not the batch's fault (a killed pool process): the run stops, the batch stays pending and a
+# re-run solves it.
+NOT_THE_BATCH = (BrokenProcessPool,)
+
+POOL_NICENESS = 5  # pool processes yield to the main process when the cores are busy
+
+
+def _lower_priority() -> None:
+    os.nice(POOL_NICENESS)
 
 
 class LocalPool:
@@ -29,22 +47,32 @@ class LocalPool:
         workers: int,
         node_budget: int | None = None,
         on_solved: OnSolved | None = None,
+        on_dispatched: OnSolved | None = None,
     ) -> None:
         self.sessions = sessions
         self.workers = workers
         self.node_budget = node_budget
         self.on_solved = on_solved or (lambda _n: None)
-        self._pool = ProcessPoolExecutor(max_workers=workers)
-        self._inflight: dict[Future[list[Row]], BatchWork] = {}
+        self.on_dispatched = on_dispatched or (lambda _total: None)  # puzzles handed out so far
+        self.dispatched = 0
+        self._pool = ProcessPoolExecutor(workers, initializer=_lower_priority)
+        self._inflight: dict[Future[list[ResultRow]], BatchWork] = {}
 
     def dispatch(self, work: BatchWork) -> None:
-        """Queue one batch; waits for a slot so memory stays bounded on huge collections."""
-        while len(self._inflight) >= 2 * self.workers:
+        """Queue one batch; first stores what is finished, and waits while the pool is full."""
+        self._store({future for future in self._inflight if future.done()})
+        while len(self._inflight) >= IN_FLIGHT_PER_WORKER * self.workers:
             self._store(wait(self._inflight, return_when=FIRST_COMPLETED).done)
         future = self._pool.submit(
             solve_batch, work.collection_id, work.puzzles, node_budget=self.node_budget
         )
         self._inflight[future] = work
+        self.dispatched += len(work.puzzles)
+
+    def dispatch_all(self, works: Iterable[BatchWork]) -> None:
+        for work in works:
+            self.dispatch(work)
+        self.on_dispatched(self.dispatched)
 
     def drain(self) -> None:
         """Wait for every batch in flight and store it."""
@@ -55,40 +83,42 @@ class LocalPool:
         """Stop the pool; cancelled batches stay pending in the database for a re-run."""
         self._pool.shutdown(wait=not cancel, cancel_futures=cancel)
 
-    def _store(self, finished: set[Future[list[Row]]]) -> None:
-        for future in finished:
-            work = self._inflight.pop(future)
-            error = future.exception()
-            if isinstance(error, BrokenProcessPool):
-                raise error  # a killed pool process: not the batch's fault; a re-run resumes
-            with self.sessions() as session:
+    def _store(self, finished: set[Future[list[ResultRow]]]) -> None:
+        """Store finished batches in one transaction (each batch's write is idempotent); a
+        batch whose solving raised is marked failed. An error that is not the batch's fault
+        stops the run once the others are stored."""
+        if not finished:
+            return
+        done = [(future, self._inflight.pop(future)) for future in finished]
+        stop = [f.exception() for f, _ in done if isinstance(f.exception(), NOT_THE_BATCH)]
+        with self.sessions() as session:
+            for future, work in done:
+                error = future.exception()
                 if error is None:
                     record_batch(session, work.batch_id, future.result())
-                else:
-                    record_batch_failure(session, work.batch_id, f"{type(error).__name__}: {error}")
-                session.commit()
+                elif not isinstance(error, NOT_THE_BATCH):
+                    reason = f"{type(error).__name__}: {error}"
+                    record_batch_failure(session, work.batch_id, reason)
+            session.commit()
+        if stop:
+            raise stop[0]  # type: ignore[misc]
+        for _, work in done:
             self.on_solved(len(work.puzzles))
 
 
-def pending_work(sessions: sessionmaker[Session], collection_ids: Iterable[int]) -> list[BatchWork]:
-    """Every unfinished batch of these collections (what is left to solve)."""
-    with sessions() as session:
-        return [work for cid in collection_ids for work in unfinished_batches(session, cid)]
-
-
-def solve_pending(
+@contextmanager
+def local_pool(
     sessions: sessionmaker[Session],
-    works: Iterable[BatchWork],
-    *,
     workers: int,
     node_budget: int | None = None,
     on_solved: OnSolved | None = None,
-) -> None:
-    """Solve these batches in a local pool and store each as it finishes."""
-    pool = LocalPool(sessions, workers, node_budget, on_solved)
+    on_dispatched: OnSolved | None = None,
+) -> Iterator[LocalPool]:
+    """A LocalPool; on leaving, every batch dispatched is stored (or, on an error or an
+    interrupt, the batches not finished are cancelled and stay pending for a re-run)."""
+    pool = LocalPool(sessions, workers, node_budget, on_solved, on_dispatched)
     try:
-        for work in works:
-            pool.dispatch(work)
+        yield pool
         pool.drain()
     except BaseException:
         pool.close(cancel=True)

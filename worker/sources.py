@@ -24,12 +24,13 @@ import lzma
 import re
 import zlib
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass
 from io import BufferedIOBase
 from itertools import chain
 from pathlib import Path
+from typing import NamedTuple
 
 import solver
+from worker.conflicts import conflicting
 
 MAX_LINE_CHARS = 10_000
 RAW_CHARS = 200
@@ -38,24 +39,27 @@ PUZZLE_COLUMNS = ("puzzle", "quizzes", "quiz", "puzzles", "givens", "grid", "sud
 _CHUNK = 1 << 16
 _KEEP_BYTES = 4 * MAX_LINE_CHARS  # a UTF-8 character takes at most 4 bytes
 _BOM = b"\xef\xbb\xbf"
-_EOL = re.compile(rb"\r\n|\r|\n")
 _FIRST_FIELD = re.compile(r"\s*([^\s,]*)")
+# The common case, an ASCII line whose first field is exactly 81 cell characters: read from the
+# bytes without the solver (conflicting givens are screened in bulk, `_SCREEN_EVERY` records at
+# a time). Any other line takes the general path, which also names what is wrong.
+_PLAIN_FIELD = re.compile(rb"[ \t\n\r\f\v]*([1-9.0\-_*x]{81})(?![^ \t\n\r\f\v,])")
+_TO_DOTS = bytes.maketrans(b"0-_*x", b".....")
+_SCREEN_EVERY = 256
 _HEADER_NAME = re.compile(r"[A-Za-z_][\w .-]{0,63}")
 _RULING = frozenset("-+=|* \t")
 _DAMAGE = (EOFError, OSError, zlib.error, lzma.LZMAError)
 _LIMIT = f"over the limit of {MAX_LINE_CHARS:,} characters"
 
 
-@dataclass(frozen=True)
-class Accepted:
+class Accepted(NamedTuple):
     """A puzzle that passed: its record's first line and the normalised 81 characters."""
 
     line: int
     puzzle: str
 
 
-@dataclass(frozen=True)
-class Rejected:
+class Rejected(NamedTuple):
     """A record that did not: its first line, its text (<= 200 chars, NUL as `\\x00`) and why.
 
     `column` is 1-based within the line holding the bad character (for a grid, the line the
@@ -69,6 +73,9 @@ class Rejected:
 
 
 Record = Accepted | Rejected
+# A line as read: (number, its first `_KEEP_BYTES` bytes, its full length, why the archive is
+# damaged at this point or None).
+_Raw = tuple[int, bytes, int, str | None]
 _Locate = Callable[[int], tuple[str, int]]  # cell index (1-81) -> ("where" words, column)
 _Row = tuple["_Line", list[tuple[str, int]]]  # a grid row: its line, its cells and columns
 
@@ -90,8 +97,7 @@ class SourceError(ValueError):
         self.line = line
 
 
-@dataclass(frozen=True)
-class _Line:
+class _Line(NamedTuple):
     """One decoded line; `error` says why it cannot be a record, `fatal` that reading stops."""
 
     number: int
@@ -116,7 +122,7 @@ def read_puzzles(path: Path) -> Iterator[Accepted | Rejected]:
     column); everything else, a truncated archive included, becomes a `Rejected` record.
     """
     with _open(path) as stream:
-        yield from _records(_lines(stream), path)
+        yield from _records(_raw_lines(stream), path)
 
 
 def content_hash(path: Path) -> str:
@@ -149,30 +155,34 @@ def _physical_lines(stream: BufferedIOBase) -> Iterator[tuple[bytes, int]]:
         if after_cr and chunk.startswith(b"\n"):  # a CRLF split across two chunks
             chunk = chunk[1:]
         after_cr = chunk.endswith(b"\r")
-        start = 0
-        for eol in _EOL.finditer(chunk):
-            piece = chunk[start : eol.start()]
+        pieces = chunk.splitlines()  # bytes split at LF, CRLF and CR only: our lines
+        rest = b"" if chunk.endswith((b"\n", b"\r")) or not pieces else pieces.pop()
+        for piece in pieces:
             yield head + piece[: _KEEP_BYTES - len(head)], size + len(piece)
-            head, size, start = b"", 0, eol.end()
-        piece = chunk[start:]
-        head += piece[: _KEEP_BYTES - len(head)]
-        size += len(piece)
+            head, size = b"", 0
+        head += rest[: _KEEP_BYTES - len(head)]
+        size += len(rest)
     if size:
         yield head, size
 
 
-def _lines(stream: BufferedIOBase) -> Iterator[_Line]:
-    """Numbered, decoded lines; a damaged archive ends them with one fatal line."""
+def _raw_lines(stream: BufferedIOBase) -> Iterator[_Raw]:
+    """Numbered lines as bytes; a damaged archive ends them with one line saying so."""
     number = 0
     try:
         for data, size in _physical_lines(stream):
             number += 1
             if number == 1 and data.startswith(_BOM):
                 data, size = data[len(_BOM) :], size - len(_BOM)
-            yield _decode(number, data, size)
+            yield number, data, size, None
     except _DAMAGE as exc:
-        reason = f"compressed stream is truncated or corrupt: {exc}"
-        yield _Line(number + 1, "", reason, fatal=True)
+        yield number + 1, b"", 0, f"compressed stream is truncated or corrupt: {exc}"
+
+
+def _lines(raw: Iterable[_Raw]) -> Iterator[_Line]:
+    """The lines decoded; a damaged archive's line is fatal."""
+    for number, data, size, damage in raw:
+        yield _decode(number, data, size) if damage is None else _Line(number, "", damage, True)
 
 
 def _decode(number: int, data: bytes, size: int) -> _Line:
@@ -198,32 +208,53 @@ def _shown(data: bytes) -> str:
 # --- lines to records -------------------------------------------------------------------
 
 
-def _records(lines: Iterator[_Line], path: Path) -> Iterator[Record]:
+def _records(raw: Iterator[_Raw], path: Path) -> Iterator[Record]:
     """Rejects unreadable lines up to the first real one, which picks the format."""
+    lines = _lines(raw)
     for line in lines:
         if line.error is not None:
             yield line.rejected()
             if line.fatal:
                 return
         elif not line.skipped:
-            rest = chain([line], lines)
             if (header := _csv_header(line.text)) is not None:
                 yield from _csv_rows(lines, line, *header, path)
             elif _is_ruling(line.text) or len(_cells(line.text)) == 9:
-                yield from _grids(rest)
+                yield from _grids(chain([line], lines))
             else:
-                yield from _one_per_line(rest)
+                yield _judge_line(line)
+                yield from _one_per_line(raw)  # `lines` reads `raw`: it goes on from here
             return
 
 
-def _one_per_line(lines: Iterable[_Line]) -> Iterator[Record]:
-    for line in lines:
-        if line.error is not None:
-            yield line.rejected()
-            if line.fatal:
+def _one_per_line(raw: Iterable[_Raw]) -> Iterator[Record]:
+    """Records in file order; fast-path puzzles are screened `_SCREEN_EVERY` records at a time."""
+    records: list[Record] = []
+    fast: list[tuple[int, _Raw, str]] = []  # (index in records, line, puzzle) to screen
+    for number, data, size, damage in raw:
+        plain = None if size > MAX_LINE_CHARS or not data.isascii() else _PLAIN_FIELD.match(data)
+        if plain is not None:
+            puzzle = plain[1].translate(_TO_DOTS).decode("ascii")
+            fast.append((len(records), (number, data, size, damage), puzzle))
+            records.append(Accepted(number, puzzle))
+        elif damage is not None:
+            records.append(_Line(number, "", damage).rejected())
+        elif not (line := _decode(number, data, size)).skipped:
+            records.append(line.rejected() if line.error is not None else _judge_line(line))
+        if len(records) >= _SCREEN_EVERY or damage is not None:
+            yield from _screened(records, fast)
+            records, fast = [], []
+            if damage is not None:
                 return
-        elif not line.skipped:
-            yield _judge_line(line)
+    yield from _screened(records, fast)
+
+
+def _screened(records: list[Record], fast: list[tuple[int, _Raw, str]]) -> list[Record]:
+    """The records, each fast-path puzzle with conflicting givens judged again for its reason."""
+    for k in conflicting([puzzle for _, _, puzzle in fast]):
+        index, (number, data, size, _), _ = fast[k]
+        records[index] = _judge_line(_decode(number, data, size))
+    return records
 
 
 def _judge_line(line: _Line) -> Record:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
 from datetime import UTC, datetime
 from typing import Any
@@ -12,6 +13,7 @@ from sqlalchemy.orm import Session
 
 from db.engine import make_engine, session_factory
 from db.migrate import upgrade
+from db.results import ResultRow
 
 
 def grid(n: int) -> str:
@@ -23,8 +25,9 @@ def grid(n: int) -> str:
     return digits.ljust(81, ".")
 
 
-def result_row(puzzle_id: int, **overrides: Any) -> dict[str, Any]:
-    """A result row as worker.batch.solve_batch makes them, keys = the results columns."""
+def result_row(puzzle_id: int, **overrides: Any) -> ResultRow:
+    """A result row as worker.batch.solve_batch makes them (technique_counts: a dict is
+    written as JSON text)."""
     row: dict[str, Any] = {
         "puzzle_id": puzzle_id,
         "status": "solved",
@@ -47,7 +50,9 @@ def result_row(puzzle_id: int, **overrides: Any) -> dict[str, Any]:
         "solved_at": datetime(2024, 1, 1, tzinfo=UTC),
     }
     row.update(overrides)
-    return row
+    if isinstance(row["technique_counts"], dict):
+        row["technique_counts"] = json.dumps(row["technique_counts"])
+    return ResultRow(**row)
 
 
 @pytest.fixture

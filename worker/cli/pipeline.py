@@ -5,6 +5,9 @@ from __future__ import annotations
 import os
 import time
 from collections.abc import Callable
+from contextlib import AbstractContextManager, nullcontext
+from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 from typing import NoReturn
 
@@ -23,8 +26,8 @@ from worker.producer import (
     open_import,
     send_batches,
 )
-from worker.progress import bar
-from worker.runner import pending_work, solve_pending
+from worker.progress import Advance, bar
+from worker.runner import local_pool
 from worker.sources import SourceError
 
 FILES = click.argument(
@@ -37,7 +40,7 @@ BATCH_SIZE = click.option(
     "--batch-size",
     type=click.IntRange(1, 10_000),
     default=lambda: get_settings().batch_size,
-    show_default="SUDOKU_BATCH_SIZE or 500",
+    show_default="SUDOKU_BATCH_SIZE or 1,000",
     help="Puzzles per batch (one task each).",
 )
 
@@ -58,22 +61,26 @@ def run(files: tuple[Path, ...], collection: str | None, batch_size: int, worker
     _one_collection_per_file(files, collection)
     sessions = open_database()
     started = time.monotonic()
+    cores = workers or os.cpu_count() or 1
     try:
-        jobs, unread = _import_all(sessions, files, collection, batch_size, send=None)
-        works = pending_work(sessions, [job.collection_id for job in jobs])
-        total = sum(len(work.puzzles) for work in works)
-        with bar(console, "solving", total, "puzzles") as advance:
-            solve_pending(
+        with (
+            bar(console, "solving", None, "puzzles") as advance,
+            local_pool(
                 sessions,
-                works,
-                workers=workers or os.cpu_count() or 1,
-                node_budget=get_settings().node_budget,
+                cores,
+                get_settings().node_budget,
                 on_solved=advance,
-            )
+                on_dispatched=lambda total: advance(0, total=total),
+            ) as pool,
+        ):
+            # every unfinished batch: `run` leaves none waiting in a queue
+            unfinished = partial(leftover_batches, sessions, requeue=True)
+            feed = _Feed(pool.dispatch_all, unfinished)
+            jobs, unread = _import_all(sessions, files, collection, batch_size, feed)
     except KeyboardInterrupt:
         _interrupted()
     elapsed = time.monotonic() - started
-    stats = print_summary(sessions, [job.collection_id for job in jobs], elapsed, total)
+    stats = print_summary(sessions, [job.collection_id for job in jobs], elapsed, pool.dispatched)
     raise SystemExit(exit_code(stats, unread))
 
 
@@ -102,8 +109,13 @@ def import_(
     sessions = open_database()
     started = time.monotonic()
     try:
-        send = batch_sender(make_app())
-        jobs, unread = _import_all(sessions, files, collection, batch_size, send, requeue)
+        sender = batch_sender(make_app())
+        feed = _Feed(
+            lambda works: send_batches(sessions, works, sender),
+            lambda job: leftover_batches(sessions, job, requeue=requeue),
+            lambda path: bar(console, f"importing {path.name}", None, "puzzles"),
+        )
+        jobs, unread = _import_all(sessions, files, collection, batch_size, feed)
         if wait:
             _wait_for(sessions, jobs)
     except KeyboardInterrupt:
@@ -128,20 +140,33 @@ def _one_collection_per_file(files: tuple[Path, ...], collection: str | None) ->
         raise click.UsageError("--collection names one file's collection: give a single FILE")
 
 
+def _no_bar(_path: Path) -> AbstractContextManager[Advance]:
+    return nullcontext(lambda n=1, *, total=None: None)
+
+
+@dataclass(frozen=True)
+class _Feed:
+    """Where an import's committed batches go: `send` takes them, the `leftovers` an earlier
+    run stored but did not finish go first; `progress` shows one file's import."""
+
+    send: Callable[[list[BatchWork]], None]
+    leftovers: Callable[[Import], list[BatchWork]]
+    progress: Callable[[Path], AbstractContextManager[Advance]] = _no_bar
+
+
 def _import_all(
     sessions: sessionmaker[Session],
     files: tuple[Path, ...],
     collection: str | None,
     batch_size: int,
-    send: Callable[[BatchWork], None] | None,
-    requeue: bool = False,
+    feed: _Feed,
 ) -> tuple[list[Import], int]:
     """Import every file; returns the imports and how many files could not be read to the end.
 
-    With `send`, each chunk's batches are queued as soon as they are committed, after the
-    batches an earlier, interrupted import left unsent. A file that fails (a CSV without a
-    puzzle column, a collection name clash) is reported and the other files go on; what it
-    stored before the failure is kept.
+    Each chunk's batches go to the feed as soon as they are committed, after the batches an
+    earlier, interrupted run left behind. A file that fails (a CSV without a puzzle column, a
+    collection name clash) is reported and the other files go on; what it stored before the
+    failure is kept.
     """
     jobs, unread = [], 0
     for path in files:
@@ -152,14 +177,13 @@ def _import_all(
             unread += 1
             continue
         jobs.append(job)
-        if send is not None and (leftovers := leftover_batches(sessions, job, requeue=requeue)):
-            send_batches(sessions, leftovers, send)
-            console.print(f"{job.collection}: queued {len(leftovers)} unfinished batches again")
+        if leftovers := feed.leftovers(job):
+            feed.send(leftovers)
+            console.print(f"{job.collection}: {len(leftovers)} unfinished batches sent again")
         try:
-            with bar(console, f"importing {path.name}", None, "puzzles") as advance:
+            with feed.progress(path) as advance:
                 for works in import_chunks(sessions, job, batch_size):
-                    if send is not None:
-                        send_batches(sessions, works, send)
+                    feed.send(works)
                     advance(sum(len(work.puzzles) for work in works))
         except SourceError as exc:
             console.print(f"[red]error:[/] {exc}")

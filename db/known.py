@@ -1,0 +1,98 @@
+"""What the database already knows of a chunk of accepted lines, its new puzzles stored first.
+
+`puzzles_of` stores the chunk's new puzzles with one set-based statement (the lines are staged
+in a temporary table first: COPY on PostgreSQL) and tells each puzzle's id, which have a
+result and which the collection already holds. A puzzle that statement just inserted has
+neither, so the lookups below run only for puzzles seen before (none in a first import), each
+an index scan: `IN (...)` pages on SQLite, `= ANY(array)` on PostgreSQL.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection as Sized
+from collections.abc import Iterator
+from typing import Any, NamedTuple
+
+from sqlalchemy import ColumnElement, any_, bindparam, select
+from sqlalchemy.dialects.postgresql import ARRAY
+from sqlalchemy.orm import Session
+
+from db.bulk import dialect_of, driver_connection, stage_rows
+from db.models import CollectionPuzzle, Puzzle, Result
+
+LOOKUP_PAGE = 2_000  # values per `IN (...)`: far below SQLite's 32,766 bound parameters
+STAGE = "_stage_lines"
+STAGE_COLUMNS = {  # on SQLite the line is the rowid: the table is read in line order for free
+    "sqlite": {"line": "integer PRIMARY KEY", "givens": "text NOT NULL"},
+    "postgresql": {"line": "integer NOT NULL", "givens": "varchar(81) NOT NULL"},
+}
+# Identifiers are constants of this module and the models; no value is written into SQL.
+NEW_PUZZLES = (
+    f"INSERT INTO {Puzzle.__tablename__} (givens, givens_count) "  # noqa: S608
+    f"SELECT givens, 81 - (length(givens) - length(replace(givens, '.', ''))) FROM {STAGE} "
+    "WHERE true ORDER BY line ON CONFLICT (givens) DO NOTHING RETURNING givens, id"
+)
+
+
+class Known(NamedTuple):
+    """The puzzles of a chunk: givens -> id for each, the ids that have a result, and the
+    ids the collection holds on a stored line."""
+
+    ids: dict[str, int]
+    solved: set[int]
+    held: set[int]
+
+
+def puzzles_of(session: Session, collection_id: int, accepted: list[tuple[int, str]]) -> Known:
+    """Store the new puzzles of these (line, givens); what is known of every one of them."""
+    stage_rows(session, STAGE, STAGE_COLUMNS[dialect_of(session)], accepted)
+    known = Known(dict(driver_connection(session).execute(NEW_PUZZLES).fetchall()), set(), set())
+    seen_before = list({givens for _, givens in accepted if givens not in known.ids})
+    if seen_before:
+        _seen_before(session, collection_id, seen_before, known)
+    return known
+
+
+def _seen_before(session: Session, collection_id: int, givens: list[str], known: Known) -> None:
+    """Add the puzzles stored before this chunk to `known`."""
+    ids: dict[str, int] = {}
+    for page in _pages(session, givens):
+        stmt = select(Puzzle.givens, Puzzle.id).where(_member(session, Puzzle.givens, page))
+        ids.update(session.execute(stmt).all())
+    known.ids.update(ids)
+    for page in _pages(session, ids.values()):
+        has_result = select(Result.puzzle_id).where(_member(session, Result.puzzle_id, page))
+        known.solved.update(session.scalars(has_result))
+        in_collection = select(CollectionPuzzle.puzzle_id).where(
+            CollectionPuzzle.collection_id == collection_id,
+            _member(session, CollectionPuzzle.puzzle_id, page),
+        )
+        known.held.update(session.scalars(in_collection))
+
+
+def stored_lines(session: Session, collection_id: int, first: int, last: int) -> set[int]:
+    """The lines from `first` to `last` the collection already holds (a replayed chunk)."""
+    stmt = select(CollectionPuzzle.line).where(
+        CollectionPuzzle.collection_id == collection_id,
+        CollectionPuzzle.line.between(first, last),
+    )
+    return set(session.scalars(stmt))
+
+
+def _pages(session: Session, items: Sized[Any]) -> Iterator[list[Any]]:
+    """The items in pages for `_member` (one page on PostgreSQL: an array is one parameter)."""
+    ordered = list(items)
+    size = len(ordered) or 1 if dialect_of(session) == "postgresql" else LOOKUP_PAGE
+    for start in range(0, len(ordered), size):
+        yield ordered[start : start + size]
+
+
+def _member(session: Session, column: Any, values: list[Any]) -> ColumnElement[bool]:
+    """`column IN (values)`; on PostgreSQL `= ANY(array)`, one parameter however many."""
+    if dialect_of(session) == "postgresql":
+        result: ColumnElement[bool] = column == any_(
+            bindparam(None, values, type_=ARRAY(column.type))
+        )
+        return result
+    membership: ColumnElement[bool] = column.in_(values)
+    return membership
