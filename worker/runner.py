@@ -19,6 +19,7 @@ from contextlib import contextmanager
 
 from sqlalchemy.orm import Session, sessionmaker
 
+import solver
 from db.imports import BatchWork
 from db.results import ResultRow, record_batch, record_batch_failure
 from worker.batch import solve_batch
@@ -34,8 +35,11 @@ NOT_THE_BATCH = (BrokenProcessPool,)
 POOL_NICENESS = 5  # pool processes yield to the main process when the cores are busy
 
 
-def _lower_priority() -> None:
+def _start_pool_process(backend: str) -> None:
+    """Each pool process: below the writer in priority, on the configured solver backend (a
+    spawned process does not inherit the parent's choice)."""
     os.nice(POOL_NICENESS)
+    solver.use_backend(backend)
 
 
 class LocalPool:
@@ -55,7 +59,9 @@ class LocalPool:
         self.on_solved = on_solved or (lambda _n: None)
         self.on_dispatched = on_dispatched or (lambda _total: None)  # puzzles handed out so far
         self.dispatched = 0
-        self._pool = ProcessPoolExecutor(workers, initializer=_lower_priority)
+        self._pool = ProcessPoolExecutor(
+            workers, initializer=_start_pool_process, initargs=(solver.backend(),)
+        )
         self._inflight: dict[Future[list[ResultRow]], BatchWork] = {}
 
     def dispatch(self, work: BatchWork) -> None:

@@ -6,6 +6,8 @@ import logging
 
 import click
 
+import solver
+from settings import get_settings
 from worker.cli.db import db
 from worker.cli.pipeline import import_, run, worker
 from worker.cli.results import export, query, report, status
@@ -21,6 +23,11 @@ def main(verbose: bool) -> None:
         level=logging.INFO if verbose else logging.WARNING,
         format="%(asctime)s %(levelname)s %(name)s: %(message)s",
     )
+    try:
+        solver.use_backend(get_settings().solver_backend)
+    except ValueError as exc:  # SUDOKU_SOLVER_BACKEND=native without a built core, or a typo
+        raise click.UsageError(str(exc)) from exc
+    logging.getLogger("solver").info("solver backend: %s", solver.backend())
 
 
 for command in (solve, run, import_, worker, status, query, export, report, db):

@@ -18,6 +18,7 @@ from celery.exceptions import InvalidTaskError, Reject
 from celery.signals import task_failure, worker_process_init
 from celery.worker.request import Request
 
+import solver
 from db.imports import BatchWork
 from db.results import record_batch, record_batch_failure
 from settings import get_settings
@@ -42,6 +43,7 @@ TRANSIENT_ERRORS: tuple[type[BaseException], ...] = (
 )
 
 _settings = get_settings()
+solver.use_backend(_settings.solver_backend)  # forked pool processes inherit the choice
 
 
 class CheckedRequest(Request):  # type: ignore[misc]  # celery is untyped
