@@ -6,11 +6,12 @@ undefined behaviour, found by the native tests or not.
 
 1. Builds ``solver._core`` twice into a temporary directory (never the editable install's
    in-place .so in solver/): with ``-fsanitize=address,undefined`` and plainly with ``-g``.
-2. Runs tests/solver/test_backends.py and test_core_fuzz.py with the sanitized core loaded in
-   place of the installed one (a ``sitecustomize`` on PYTHONPATH loads it as ``solver._core``
-   before ``solver`` is imported), libasan preloaded, ``PYTHONMALLOC=malloc`` so ASan sees
-   Python's own buffers too, leak detection off (CPython leaks by design at exit), UBSan
-   fatal. The sanitizers' reports in the output (every process's) are counted and shown.
+2. Runs tests/solver/test_backends.py and test_core_fuzz.py (the slow ones aside), then every
+   puzzle of the shared collections when they are there, with the sanitized core loaded in
+   place of the installed one (a ``sitecustomize`` on PYTHONPATH puts a finder for it ahead
+   of the others), libasan preloaded, ``PYTHONMALLOC=malloc`` so ASan sees Python's own
+   buffers too, leak detection off (CPython leaks by design at exit), UBSan fatal. The
+   sanitizers' reports in the output (every process's) are counted and shown.
 3. Runs a smaller workload (samples/sample.txt, malformed texts, odd arguments) on the plain
    build under ``valgrind --error-exitcode``, with ``PYTHONMALLOC=malloc``. Errors with a
    frame in the core count; CPython's own valgrind noise (it has no suppressions here) is
@@ -50,6 +51,24 @@ class _Core:
             return importlib.util.spec_from_file_location(name, {path!r})
         return None
 sys.meta_path.insert(0, _Core)
+"""
+
+# Every puzzle of the shared collections (argv[1]), in batches as a worker solves them.
+CORPORA = """\
+import sys
+from pathlib import Path
+from solver import native
+total = 0
+for path in sorted(Path(sys.argv[1]).iterdir()):
+    if path.suffix not in (".txt", ".tsv", ".csv") or path.name.endswith(".solutions.txt"):
+        continue
+    rows = path.read_text().splitlines()[1 if path.suffix == ".csv" else 0 :]
+    puzzles = [row.split("\\t")[0].split(",")[0] for row in rows if row.strip()]
+    for k in range(0, len(puzzles), 1000):
+        native.solve_many(puzzles[k : k + 1000], node_budget=200_000)
+    total += len(puzzles)
+    print(f"{path.name}: {len(puzzles):,} puzzles", flush=True)
+print(f"corpora: {total:,} puzzles solved by the sanitized core")
 """
 
 # The valgrind workload: the bundled sample in one batch, and malformed input of every kind.
@@ -136,45 +155,60 @@ def junit_counts(path: Path) -> dict[str, int]:
     return counts
 
 
-def run_asan(out: Path, examples: int | None, extra: list[str]) -> bool:
-    """The native tests under ASan + UBSan; True when clean."""
+def asan_env(out: Path) -> tuple[dict[str, str], Path]:
+    """The ASan + UBSan build, and the environment that loads it in every process."""
     print("building solver._core with ASan + UBSan ...", flush=True)
     so = build(out / "asan", f"{SANITIZE} -g -O1", "-fsanitize=address,undefined")
-    env = preload(so, out / "asan")
     libasan = subprocess.run(
         ["gcc", "-print-file-name=libasan.so"], capture_output=True, text=True, check=True
     ).stdout.strip()
-    env |= {
-        "LD_PRELOAD": libasan,
-        "ASAN_OPTIONS": ASAN_OPTIONS,
-        "UBSAN_OPTIONS": UBSAN_OPTIONS,
-    }
-    env.pop("CI", None)  # the slow corpora are too slow under ASan; hypothesis depth by flag
-    in_use = loaded_core(env)
-    print(f"core in use: {in_use}", flush=True)
-    if in_use != f"native {so}":
-        print("ASan+UBSan: the sanitized core was not the one loaded: ERRORS FOUND")
-        return False
-    junit = out / "asan" / "junit.xml"
-    command = [sys.executable, "-m", "pytest", *TESTS, "-q", "-p", "no:cacheprovider"]
-    command += ["-m", "not slow"]
-    command += [f"--junitxml={junit}", *extra]
-    if examples:
-        env["SUDOKU_TEST_EXAMPLES"] = str(examples)
-    returncode, output = run_echoed(command, env)
-    counts = junit_counts(junit)
+    env = preload(so, out / "asan")
+    env |= {"LD_PRELOAD": libasan, "ASAN_OPTIONS": ASAN_OPTIONS, "UBSAN_OPTIONS": UBSAN_OPTIONS}
+    env.pop("CI", None)  # the slow parity tests: the corpora step below covers the corpora
+    return env, so
+
+
+def verdict(step: str, returncode: int, output: list[str], facts: str, ok: bool) -> bool:
+    """Print the step's sanitizer reports and its verdict line; True when clean."""
     reports = sanitizer_reports(output)
     for report in reports:
         print(f"  report: {report.rstrip()}")
-    ran = counts["tests"] - counts["skipped"]
-    clean = not reports and returncode == 0 and ran > 0 and counts["skipped"] == 0
+    clean = ok and not reports and returncode == 0
     print(
-        f"ASan+UBSan: pytest exit {returncode}; {counts['tests']} tests, {ran} ran, "
-        f"{counts['failures']} failed, {counts['errors']} errors, {counts['skipped']} skipped; "
-        f"{len(reports)} sanitizer report(s): {'CLEAN' if clean else 'ERRORS FOUND'}",
+        f"{step}: exit {returncode}; {facts}; {len(reports)} sanitizer report(s): "
+        f"{'CLEAN' if clean else 'ERRORS FOUND'}",
         flush=True,
     )
     return clean
+
+
+def run_asan_tests(env: dict[str, str], out: Path, examples: int | None, extra: list[str]) -> bool:
+    """The native tests (the slow ones aside) under ASan + UBSan; True when clean."""
+    junit = out / "asan" / "junit.xml"
+    command = [sys.executable, "-m", "pytest", *TESTS, "-q", "-p", "no:cacheprovider"]
+    command += ["-m", "not slow", f"--junitxml={junit}", *extra]
+    if examples:
+        env = {**env, "SUDOKU_TEST_EXAMPLES": str(examples)}
+    returncode, output = run_echoed(command, env)
+    c = junit_counts(junit)
+    ran = c["tests"] - c["skipped"]
+    facts = (
+        f"{c['tests']} tests, {ran} ran, {c['failures']} failed, {c['errors']} errors, "
+        f"{c['skipped']} skipped"
+    )
+    return verdict("ASan+UBSan tests", returncode, output, facts, ran > 0 and not c["skipped"])
+
+
+def run_asan_corpora(env: dict[str, str]) -> bool:
+    """Every puzzle of the shared collections through the sanitized core; True when clean."""
+    data = Path(os.environ.get("SUDOKU_SHARED_DATA", ROOT.parent / "shared" / "data"))
+    if not data.is_dir():
+        print(f"ASan+UBSan corpora: {data} is not there: SKIPPED")
+        return True
+    returncode, output = run_echoed([sys.executable, "-c", CORPORA, str(data)], env)
+    done = [line for line in output if line.startswith("corpora:")]
+    facts = done[0].strip() if done else "did not finish"
+    return verdict("ASan+UBSan corpora", returncode, output, facts, bool(done))
 
 
 def valgrind_errors(xml: Path, so: Path) -> tuple[list[str], Counter[str]]:
@@ -242,7 +276,15 @@ def main() -> None:
     try:
         results = []
         if not args.no_asan:
-            results.append(run_asan(out, args.examples, args.pytest_args))
+            env, so = asan_env(out)
+            in_use = loaded_core(env)
+            print(f"core in use: {in_use}", flush=True)
+            if in_use != f"native {so}":
+                print("ASan+UBSan: the sanitized core is not the one loaded: ERRORS FOUND")
+                results.append(False)
+            else:
+                results.append(run_asan_tests(env, out, args.examples, args.pytest_args))
+                results.append(run_asan_corpora(env))
         if not args.no_valgrind:
             results.append(run_valgrind(out))
     finally:

@@ -151,7 +151,8 @@ def report(all_groups: list[Group], figures: Figures, runs: int) -> list[str]:
     head += f"{'python':>8}{'cpu us':>10}{'p99 us':>10}{'ratio':>7}"
     lines = [f"median of {runs} runs; n = puzzles timed per run; us = microseconds a puzzle", head]
     for label in dict.fromkeys(g.label for g in all_groups):
-        n_native, n_python = sizes.get((label, False)), sizes.get((label, True))
+        n_native = sizes.get((label, False)) if ("native", label, False) in figures else None
+        n_python = sizes.get((label, True)) if ("python", label, True) in figures else None
         lines.append(
             f"{label:<28}{fmt(n_native, ',d'):>8}"
             f"{fmt(median(figures, ('native', label, False))):>9}"

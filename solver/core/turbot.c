@@ -5,11 +5,6 @@
 
 enum { SKYSCRAPER, KITE, TURBOT };
 
-static int kind_of(int u1, int u2) {
-    if (u1 >= 18 || u2 >= 18) return TURBOT;
-    return (u1 < 9) == (u2 < 9) ? SKYSCRAPER : KITE;
-}
-
 static int clear_all(Board *b, const bb_t *clears, int n, mask_t bit) {
     int fired = 0;
     for (int k = 0; k < n; k++) {
@@ -20,20 +15,43 @@ static int clear_all(Board *b, const bb_t *clears, int n, mask_t bit) {
     return fired;
 }
 
+static inline int sees(int a, int b) {
+    return ROW_OF[a] == ROW_OF[b] || COL_OF[a] == COL_OF[b] || BOX_OF[a] == BOX_OF[b];
+}
+
+/* The second links y that make a chain of `kind` with link x, as the range [*from, *to) of
+ * the links (sorted by unit: rows, then columns, then boxes), in the reference's order. */
+static void partners(const Link *l, int nl, int rows, int lines, int x, int kind, int *from,
+                     int *to) {
+    int u = l[x].unit;
+    if (kind == SKYSCRAPER) {
+        *from = x + 1;
+        *to = u < 9 ? rows : u < 18 ? lines : 0;
+    } else if (kind == KITE) {
+        *from = rows;
+        *to = u < 9 ? lines : 0;
+    } else {
+        *from = x + 1 > lines ? x + 1 : lines;
+        *to = nl;
+    }
+}
+
 static int pairs(bb_t bb, const Link *l, int nl, int kind, bb_t *found) {
-    int n = 0;
+    int n = 0, rows = 0, lines;
+    while (rows < nl && l[rows].unit < 9) rows++;  /* links of rows: [0, rows) */
+    for (lines = rows; lines < nl && l[lines].unit < 18;) lines++;  /* of columns: [rows, lines) */
     for (int x = 0; x < nl; x++) {
-        for (int y = x + 1; y < nl; y++) {
+        int from, to;
+        partners(l, nl, rows, lines, x, kind, &from, &to);
+        for (int y = from; y < to; y++) {
             int a1 = l[x].a, a2 = l[x].b, b1 = l[y].a, b2 = l[y].b;
-            if (kind_of(l[x].unit, l[y].unit) != kind) continue;
             if (a1 == b1 || a1 == b2 || a2 == b1 || a2 == b2) continue;
             int ends_a[2][2] = {{a1, a2}, {a2, a1}}, ends_b[2][2] = {{b1, b2}, {b2, b1}};
             for (int s = 0; s < 2; s++) {
                 for (int t = 0; t < 2; t++) {
                     int outer = ends_a[s][0], inner_a = ends_a[s][1];
                     int inner_b = ends_b[t][0], z = ends_b[t][1];
-                    if (bb_has(PEER_BB[inner_a], inner_b))
-                        found[n++] = PEER_BB[outer] & PEER_BB[z] & bb;
+                    if (sees(inner_a, inner_b)) found[n++] = PEER_BB[outer] & PEER_BB[z] & bb;
                 }
             }
         }

@@ -53,9 +53,8 @@ SAMPLE_SIZES = {
 CHUNK = 250  # puzzles per batch handed to the core, and per job of the pool
 PROCESSES = 2
 BUDGET = solver.backends.DEFAULT_BUDGET
-EXAMPLES = int(
-    os.environ.get("SUDOKU_TEST_EXAMPLES", 300 if UNDER_CI else 60)
-)  # hypothesis examples per property (CI digs deeper)
+# Hypothesis examples per property: CI digs deeper; SUDOKU_TEST_EXAMPLES overrides both.
+EXAMPLES = int(os.environ.get("SUDOKU_TEST_EXAMPLES", 300 if UNDER_CI else 60))
 PROPERTY = settings(
     max_examples=EXAMPLES,
     deadline=None,
@@ -260,13 +259,17 @@ def test_solve_dispatches_to_the_core_and_matches_the_reference(native: ModuleTy
     """With the native backend active, solver.solve gives the reference's result."""
     assert solver.backend() == "native"
     puzzle = "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......"
-    assert fields(solver.solve(puzzle)) == fields(engine.solve(puzzle))
+    got, expected = fields(solver.solve(puzzle)), fields(engine.solve(puzzle))
+    found = report("solver.solve", puzzle, got, expected)
+    if found:
+        pytest.fail(found)
 
 
 def test_batches_solved_from_several_threads_at_once_give_the_same_results(
     native: ModuleType,
 ) -> None:
-    """Threads calling the core together (it may release the GIL) do not mix their state."""
+    """Threads calling the core together do not mix their state (it keeps scratch space in
+    static storage: safe only while it holds the GIL throughout)."""
     puzzles = [line for _, line in sample_lines(SAMPLES / "sample.txt")][:60]
     expected = {p: reference_outcome(p, BUDGET) for p in puzzles}
     results: dict[int, list[tuple[str, dict[str, object]]]] = {}

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import time
 
 import pytest
 
@@ -43,11 +42,10 @@ def test_a_puzzle_needing_search_is_solved_with_effort_counted() -> None:
     assert result.difficulty == "extreme"
 
 
-def test_the_empty_grid_is_multiple_within_milliseconds() -> None:
-    """81 empty cells: two solutions turn up almost at once."""
-    start = time.perf_counter()
+def test_the_empty_grid_is_multiple_after_a_handful_of_nodes() -> None:
+    """81 empty cells: two solutions turn up almost at once (a few dozen nodes, no more)."""
     result = solver.solve("." * 81)
-    assert time.perf_counter() - start < 0.1
+    assert result.metrics.nodes <= 100
     assert result.status == "multiple"
     assert result.solution is None
     assert result.difficulty_score is None

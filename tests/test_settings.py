@@ -1,0 +1,31 @@
+"""Settings come from the environment, checked: a bad value is refused with its name."""
+
+from __future__ import annotations
+
+import pytest
+
+from settings import Settings
+
+
+def test_the_solver_backend_defaults_to_auto(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Without SUDOKU_SOLVER_BACKEND the compiled core is used when it was built."""
+    monkeypatch.delenv("SUDOKU_SOLVER_BACKEND", raising=False)
+    assert Settings.from_env().solver_backend == "auto"
+
+
+@pytest.mark.parametrize("value", ["python", "NATIVE", " auto "])
+def test_the_solver_backend_is_read_case_and_space_insensitively(
+    monkeypatch: pytest.MonkeyPatch, value: str
+) -> None:
+    """SUDOKU_SOLVER_BACKEND accepts the three names however they are typed."""
+    monkeypatch.setenv("SUDOKU_SOLVER_BACKEND", value)
+    assert Settings.from_env().solver_backend == value.strip().lower()
+
+
+def test_an_unknown_solver_backend_is_refused_with_the_choices(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A typo names the variable and the valid values instead of silently falling back."""
+    monkeypatch.setenv("SUDOKU_SOLVER_BACKEND", "cython")
+    with pytest.raises(ValueError, match=r"SUDOKU_SOLVER_BACKEND='cython'.*auto, native, python"):
+        Settings.from_env()
