@@ -361,10 +361,10 @@ def overhead(label: str, cpu: dict[str, dict[str, list[float]]]) -> dict[str, li
         kind = "sqlite"
         work = stage["read/parse"] + stage[f"import, {kind} (client, read excluded)"]
         work += solve + stage[f"result write, {kind} (client)"]
-        return {"  beyond the stages (hand-offs, start-up)": [sum(spent.values()) - work]}
+        return {"  beyond the stages alone": [sum(spent.values()) - work]}
     write = stage["result write, postgresql (client)"]
     workers = spent["workers (consumers and pool)"] - solve - write
-    return {"  Celery overhead (workers beyond solve + write, redis)": [workers + spent["redis"]]}
+    return {"  Celery overhead (beyond solve, write)": [workers + spent["redis"]]}
 
 
 if __name__ == "__main__":
