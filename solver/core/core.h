@@ -166,7 +166,6 @@ void search_run(Search *s, int64_t budget, const mask_t masks[81]);
 
 /* ---- effort.c and rating.c ---- */
 double stalled_score(const mask_t masks[81], int64_t budget, int64_t first, int has_first);
-double round_to(double x, int digits);
 void rate(const Path *path, int has_beyond, double beyond, double *score, double *ep,
           double *ed);
 int label_of(double score, int searched);

@@ -94,7 +94,7 @@ static double mean_log_guesses(const mask_t masks[81], int64_t budget, int64_t f
 
 /* Python's round(x, digits): the correctly rounded decimal, read back (glibc's printf and
  * CPython's dtoa both round the exact binary value, ties to even). */
-double round_to(double x, int digits) {
+static double round_to(double x, int digits) {
     char text[64];
     snprintf(text, sizeof text, "%.*f", digits, x);
     return strtod(text, NULL);

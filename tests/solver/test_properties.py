@@ -10,30 +10,9 @@ import solver
 from solver.board import Board
 from solver.grid import BIT, PEERS
 from solver.ladder import ASSUMES_UNIQUENESS, LADDER, climb
+from tests.solver.grids import solved_grids
 
 SOUND_RUNGS = [rung for rung in LADDER if rung.name not in ASSUMES_UNIQUENESS]
-
-BASE = tuple((3 * (r % 3) + r // 3 + c) % 9 + 1 for r in range(9) for c in range(9))
-
-
-def _order(draw: st.DrawFn) -> list[int]:
-    """A row (or column) order that keeps bands: shuffle bands, then rows inside each."""
-    bands = draw(st.permutations(range(3)))
-    return [3 * b + k for b in bands for k in draw(st.permutations(range(3)))]
-
-
-@st.composite
-def solved_grids(draw: st.DrawFn) -> tuple[int, ...]:
-    """A valid complete grid: BASE relabelled, rows/columns permuted, maybe transposed."""
-    relabel = [0, *draw(st.permutations(range(1, 10)))]
-    rows, cols = _order(draw), _order(draw)
-    flip = draw(st.booleans())
-    grid = []
-    for r in range(9):
-        for c in range(9):
-            rr, cc = (c, r) if flip else (r, c)
-            grid.append(relabel[BASE[rows[rr] * 9 + cols[cc]]])
-    return tuple(grid)
 
 
 @st.composite

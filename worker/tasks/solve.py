@@ -15,7 +15,7 @@ import redis.exceptions
 import sqlalchemy.exc
 from celery import Celery, Task
 from celery.exceptions import InvalidTaskError, Reject
-from celery.signals import task_failure, worker_process_init
+from celery.signals import task_failure, worker_init, worker_process_init
 from celery.worker.request import Request
 
 import solver
@@ -43,7 +43,6 @@ TRANSIENT_ERRORS: tuple[type[BaseException], ...] = (
 )
 
 _settings = get_settings()
-solver.use_backend(_settings.solver_backend)  # forked pool processes inherit the choice
 
 
 class CheckedRequest(Request):  # type: ignore[misc]  # celery is untyped
@@ -134,6 +133,14 @@ def _record_failed_batch(
         log.exception("could not mark batch %s failed; it stays pending for a re-run", batch_id)
     else:
         log.error("batch %s failed for good: %s", batch_id, reason)
+
+
+@worker_init.connect
+def _choose_solver_backend(**_: Any) -> None:
+    """The configured solver backend, once per worker at start (its pool processes, forked
+    afterwards, inherit it); not at import, so importing the tasks never fails on it."""
+    solver.use_backend(_settings.solver_backend)
+    log.info("solver backend: %s", solver.backend())
 
 
 @worker_process_init.connect
