@@ -56,6 +56,7 @@ def service_env(
 
 
 WorkerFactory = Callable[..., subprocess.Popen[bytes]]
+Explain = Callable[[], str]
 
 
 @pytest.fixture
@@ -99,6 +100,52 @@ def start_worker(service_env: dict[str, str], tmp_path: Path) -> Iterator[Worker
         except subprocess.TimeoutExpired:
             os.killpg(proc.pid, signal.SIGKILL)
             proc.wait()
+
+
+@pytest.fixture
+def explain(tmp_path: Path) -> Explain:
+    """What the database, the broker and the workers of this test are doing, for a failure
+    message: batches by status, the queue, unacked messages, and each worker log's tail."""
+
+    def describe() -> str:
+        from sqlalchemy import create_engine, text
+
+        lines = []
+        engine = create_engine(os.environ["SUDOKU_DATABASE_URL"])
+        try:
+            with engine.connect() as conn:
+                lines += [
+                    f"batches {status}: {count} (attempts {attempts})"
+                    for status, count, attempts in conn.execute(
+                        text("SELECT status, count(*), sum(attempts) FROM batches GROUP BY status")
+                    )
+                ]
+        except Exception as exc:  # the database may be the thing that is down
+            lines.append(f"database: {exc!r:.200}")
+        finally:
+            engine.dispose()
+        queue = os.environ["SUDOKU_QUEUE"]
+        try:
+            broker = redis.Redis.from_url(os.environ["SUDOKU_BROKER_URL"], socket_timeout=5)
+            now = time.time()
+            unacked = [
+                now - score
+                for tag, score in broker.zrange("unacked_index", 0, -1, withscores=True)
+                if queue.encode() in (broker.hget("unacked", tag) or b"")
+            ]
+            lines.append(
+                f"broker: {broker.llen(queue)} queued, {len(unacked)} unacked"
+                f" (ages {sorted(round(age) for age in unacked)} s),"
+                f" restore lock ttl {broker.pttl('unacked_mutex')} ms"
+            )
+        except redis.exceptions.RedisError as exc:
+            lines.append(f"broker: {exc!r:.200}")
+        for log in sorted(tmp_path.glob("*.log")):
+            tail = log.read_text(errors="replace").splitlines()[-25:]
+            lines += [f"--- {log.name} (last {len(tail)} lines)", *tail]
+        return "\n".join(lines)
+
+    return describe
 
 
 def mixed_collection(path: Path, count: int) -> Path:

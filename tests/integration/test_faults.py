@@ -21,7 +21,7 @@ from click.testing import CliRunner
 from sqlalchemy import create_engine, text
 from sqlalchemy.exc import OperationalError
 
-from tests.integration.conftest import ROOT, Corpus, WorkerFactory
+from tests.integration.conftest import ROOT, Corpus, Explain, WorkerFactory
 from tests.integration.services import OwnPostgres, OwnRedis
 from worker.cli import main
 
@@ -67,12 +67,18 @@ def progress(url: str) -> tuple[int, int, int]:
     return (0, 0, 0) if row is None else (int(row[0]), int(row[1]), int(row[2]))
 
 
-def wait_until(condition: Callable[[], bool], timeout: float, what: str) -> float:
-    """Poll until `condition()` holds; returns the seconds it took, fails after `timeout`."""
+def wait_until(
+    condition: Callable[[], bool],
+    timeout: float,
+    what: str,
+    explain: Callable[[], str] = lambda: "",
+) -> float:
+    """Poll until `condition()` holds; returns the seconds it took, fails after `timeout`
+    with `explain()` (what the database, the broker and the workers were doing)."""
     started = time.monotonic()
     while not condition():
         if time.monotonic() - started > timeout:
-            pytest.fail(f"timed out after {timeout:.0f} s waiting for {what}")
+            pytest.fail(f"timed out after {timeout:.0f} s waiting for {what}\n{explain()}")
         time.sleep(0.25)
     return time.monotonic() - started
 
@@ -97,13 +103,13 @@ def pool_children(pid: int) -> list[int]:
 
 
 def test_killing_pool_processes_mid_batch_loses_and_doubles_nothing(
-    fault_env: dict[str, str], start_worker: WorkerFactory, corpus: Corpus
+    fault_env: dict[str, str], start_worker: WorkerFactory, corpus: Corpus, explain: Explain
 ) -> None:
     """Four SIGKILLs of pool processes: their batches run again and every count adds up."""
     url = fault_env["SUDOKU_DATABASE_URL"]
     worker = start_worker("w1", concurrency=2)
     import_collection(corpus.path)
-    wait_until(fraction_done(url, 0.05), 120, "the first batches")
+    wait_until(fraction_done(url, 0.05), 120, "the first batches", explain)
     kills = 0
     while kills < 4 and not finished(url):
         children = pool_children(worker.pid)
@@ -112,24 +118,24 @@ def test_killing_pool_processes_mid_batch_loses_and_doubles_nothing(
             kills += 1
         time.sleep(1.5)
     assert kills >= 2, "the import finished before the faults could be injected"
-    wait_until(lambda: finished(url), 300, "every batch")
+    wait_until(lambda: finished(url), 300, "every batch", explain)
     corpus.assert_invariant(url)
     assert worker.poll() is None, "the worker's main process survives its pool's deaths"
 
 
 def test_a_killed_worker_s_batches_are_redelivered_to_a_new_worker(
-    fault_env: dict[str, str], start_worker: WorkerFactory, corpus: Corpus
+    fault_env: dict[str, str], start_worker: WorkerFactory, corpus: Corpus, explain: Explain
 ) -> None:
     """SIGKILL of a whole worker: a new worker gets its unacked batches back within the bound."""
     url = fault_env["SUDOKU_DATABASE_URL"]
     first = start_worker("w1", concurrency=2)
     import_collection(corpus.path)
-    wait_until(fraction_done(url, 0.2), 120, "a fifth of the puzzles")
+    wait_until(fraction_done(url, 0.2), 120, "a fifth of the puzzles", explain)
     os.killpg(first.pid, signal.SIGKILL)
     first.wait()
     start_worker("w2", concurrency=2)
     bound = VISIBILITY_TIMEOUT + RESTORE_INTERVAL
-    took = wait_until(lambda: finished(url), bound + 120, "the redelivered batches")
+    took = wait_until(lambda: finished(url), bound + 120, "the redelivered batches", explain)
     corpus.assert_invariant(url)
     print(f"whole-worker kill: all done {took:.0f} s after the kill (redelivery bound {bound} s)")
 
@@ -140,6 +146,7 @@ def test_a_redis_restart_mid_import_is_survived_by_producer_and_workers(
     corpus: Corpus,
     own_redis: OwnRedis,
     monkeypatch: pytest.MonkeyPatch,
+    explain: Explain,
 ) -> None:
     """Redis stops for 3 s while the producer sends and workers solve; both reconnect."""
     url = fault_env["SUDOKU_DATABASE_URL"]
@@ -152,13 +159,13 @@ def test_a_redis_restart_mid_import_is_survived_by_producer_and_workers(
         stdout=subprocess.PIPE,
         stderr=subprocess.STDOUT,
     )
-    wait_until(lambda: progress(url)[2] > 0, 60, "the import to start")
+    wait_until(lambda: progress(url)[2] > 0, 60, "the import to start", explain)
     own_redis.stop()
     time.sleep(3)
     own_redis.start()
     output, _ = producer.communicate(timeout=300)
     assert producer.returncode == 0, output.decode(errors="replace")
-    wait_until(lambda: finished(url), VISIBILITY_TIMEOUT + 240, "every batch")
+    wait_until(lambda: finished(url), VISIBILITY_TIMEOUT + 240, "every batch", explain)
     corpus.assert_invariant(url)
 
 
@@ -168,6 +175,7 @@ def test_a_database_outage_of_30_seconds_is_waited_out(
     corpus: Corpus,
     own_postgres: OwnPostgres,
     monkeypatch: pytest.MonkeyPatch,
+    explain: Explain,
 ) -> None:
     """PostgreSQL refuses connections for 30 s: tasks back off, retry and finish."""
     url = own_postgres.url
@@ -177,12 +185,12 @@ def test_a_database_outage_of_30_seconds_is_waited_out(
     own_postgres.stop()
     time.sleep(30)
     own_postgres.start()
-    wait_until(lambda: finished(url), 300, "every batch after the outage")
+    wait_until(lambda: finished(url), 300, "every batch after the outage", explain)
     corpus.assert_invariant(url)
 
 
 def test_a_poison_batch_fails_after_bounded_retries_and_the_rest_finishes(
-    fault_env: dict[str, str], start_worker: WorkerFactory, corpus: Corpus
+    fault_env: dict[str, str], start_worker: WorkerFactory, corpus: Corpus, explain: Explain
 ) -> None:
     """A batch that always kills its process is retried 3 times, then recorded as failed."""
     url = fault_env["SUDOKU_DATABASE_URL"]
@@ -195,7 +203,7 @@ def test_a_poison_batch_fails_after_bounded_retries_and_the_rest_finishes(
         SUDOKU_TASK_MAX_RETRIES="3",
     )
     import_collection(corpus.path)
-    wait_until(lambda: finished(url), 300, "every batch, the poisoned one failed")
+    wait_until(lambda: finished(url), 300, "every batch, the poisoned one failed", explain)
     _, failed, _ = progress(url)
     assert failed == 500
     engine = create_engine(url)
