@@ -42,6 +42,7 @@ class Settings:
     retry_backoff_max: int = 60
     visibility_timeout: int = 900
     unacked_restore_interval: int = 5
+    lost_batch_check_interval: int = 30  # 0: workers never re-send batches the broker lost
     solver_backend: str = "auto"  # auto: the compiled core when it was built
 
     def __post_init__(self) -> None:
@@ -54,6 +55,8 @@ class Settings:
                 "SUDOKU_VISIBILITY_TIMEOUT must exceed the hard time limit plus the longest retry "
                 "countdown, or a slow batch is delivered twice"
             )
+        if self.lost_batch_check_interval < 0:
+            raise ValueError("SUDOKU_LOST_BATCH_CHECK_INTERVAL must be 0 (off) or more seconds")
         if self.batch_size < 1:
             raise ValueError("SUDOKU_BATCH_SIZE must be at least 1")
         if self.solver_backend not in SOLVER_BACKENDS:
@@ -79,6 +82,9 @@ class Settings:
             visibility_timeout=_int("SUDOKU_VISIBILITY_TIMEOUT", cls.visibility_timeout),
             unacked_restore_interval=_int(
                 "SUDOKU_UNACKED_RESTORE_INTERVAL", cls.unacked_restore_interval
+            ),
+            lost_batch_check_interval=_int(
+                "SUDOKU_LOST_BATCH_CHECK_INTERVAL", cls.lost_batch_check_interval
             ),
             solver_backend=(env.get("SUDOKU_SOLVER_BACKEND") or "auto").strip().lower(),
         )

@@ -26,6 +26,7 @@ __all__ = [  # CollectionConflict too: importers catch it from here
     "BatchWork",
     "CollectionConflict",
     "add_records",
+    "batches_by_id",
     "clean_raw_text",
     "get_or_create_collection",
     "mark_queued",
@@ -204,19 +205,35 @@ def unfinished_batches(
 ) -> Iterator[BatchWork]:
     """The pending batches of a collection with their puzzles (only those never sent to the
     queue, with `never_queued`), to solve or enqueue again."""
+    where = [Batch.collection_id == collection_id, Batch.status == "pending"]
+    if never_queued:
+        where.append(Batch.queued_at.is_(None))
+    return _works(session, where)
+
+
+def batches_by_id(session: Session, batch_ids: Iterable[int]) -> list[BatchWork]:
+    """The named batches with their puzzles, whatever their status."""
+    ids = sorted(set(batch_ids))
+    return [
+        work
+        for start in range(0, len(ids), LOOKUP_PAGE)
+        for work in _works(session, [Batch.id.in_(ids[start : start + LOOKUP_PAGE])])
+    ]
+
+
+def _works(session: Session, where: list[Any]) -> Iterator[BatchWork]:
+    """The batches matching `where`, each with its puzzles in line order."""
     stmt = (
-        select(Batch.id, CollectionPuzzle.puzzle_id, Puzzle.givens)
+        select(Batch.id, Batch.collection_id, CollectionPuzzle.puzzle_id, Puzzle.givens)
         .join(CollectionPuzzle, CollectionPuzzle.batch_id == Batch.id)
         .join(Puzzle, Puzzle.id == CollectionPuzzle.puzzle_id)
-        .where(Batch.collection_id == collection_id, Batch.status == "pending")
+        .where(*where)
         .order_by(Batch.id, CollectionPuzzle.line)
         .execution_options(yield_per=10_000)
     )
-    if never_queued:
-        stmt = stmt.where(Batch.queued_at.is_(None))
     rows = session.execute(stmt)
-    for batch_id, group in groupby(rows, key=lambda row: row[0]):
-        yield BatchWork(batch_id, collection_id, [(pid, givens) for _, pid, givens in group])
+    for (batch_id, collection_id), group in groupby(rows, key=lambda row: (row[0], row[1])):
+        yield BatchWork(batch_id, collection_id, [(pid, givens) for _, _, pid, givens in group])
 
 
 def mark_queued(session: Session, batch_ids: Iterable[int]) -> None:

@@ -29,3 +29,18 @@ def test_an_unknown_solver_backend_is_refused_with_the_choices(
     monkeypatch.setenv("SUDOKU_SOLVER_BACKEND", "cython")
     with pytest.raises(ValueError, match=r"SUDOKU_SOLVER_BACKEND='cython'.*auto, native, python"):
         Settings.from_env()
+
+
+def test_the_lost_batch_check_runs_every_30_seconds_unless_set(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.delenv("SUDOKU_LOST_BATCH_CHECK_INTERVAL", raising=False)
+    assert Settings.from_env().lost_batch_check_interval == 30
+    monkeypatch.setenv("SUDOKU_LOST_BATCH_CHECK_INTERVAL", "0")
+    assert Settings.from_env().lost_batch_check_interval == 0
+
+
+def test_a_negative_lost_batch_check_interval_is_refused(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("SUDOKU_LOST_BATCH_CHECK_INTERVAL", "-5")
+    with pytest.raises(ValueError, match="SUDOKU_LOST_BATCH_CHECK_INTERVAL"):
+        Settings.from_env()

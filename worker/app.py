@@ -5,6 +5,7 @@ from __future__ import annotations
 from celery import Celery
 
 from settings import Settings, get_settings
+from worker.recovery import LostBatchStep
 
 
 def make_app(config: Settings | None = None) -> Celery:
@@ -55,6 +56,9 @@ def make_app(config: Settings | None = None) -> Celery:
     )
     if s.worker_concurrency:
         app.conf.worker_concurrency = s.worker_concurrency
+    # Each worker also re-sends batches whose message the broker lost (worker/recovery.py).
+    app.conf.lost_batch_check_interval = s.lost_batch_check_interval
+    app.steps["worker"].add(LostBatchStep)
     return app
 
 

@@ -1,12 +1,15 @@
-"""The batch message: its JSON shape, built by the producer and checked by the task."""
+"""The batch message: its JSON shape, sent by the producer and checked by the task."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
+
+from celery import Celery
 
 from db.imports import BatchWork
 
+TASK_NAME = "sudoku.solve_batch"
 GIVENS_CHARS = frozenset("123456789.")
 
 
@@ -38,3 +41,26 @@ def _puzzle(index: int, item: Any) -> tuple[int, str]:
     if not isinstance(givens, str) or len(givens) != 81 or not GIVENS_CHARS.issuperset(givens):
         raise MessageError(f"puzzles[{index}] givens are not 81 normalised cells: {givens!r:.100}")
     return pid, givens
+
+
+def batch_sender(celery: Celery, *, patient: bool = True) -> Callable[[BatchWork], None]:
+    """A function that queues one committed batch through `celery` (by task name).
+
+    A `patient` sender waits out a broker restart (retrying the publish for about four
+    minutes) instead of losing the batch; an impatient one raises at once.
+    """
+
+    def send(work: BatchWork) -> None:
+        celery.send_task(
+            TASK_NAME,
+            kwargs=work.to_message(),
+            retry=patient,
+            retry_policy={
+                "max_retries": 120,
+                "interval_start": 0.5,
+                "interval_step": 0.5,
+                "interval_max": 2,
+            },
+        )
+
+    return send

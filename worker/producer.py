@@ -25,7 +25,7 @@ from db.imports import (
 )
 from worker.sources import Accepted, Rejected, content_hash, read_puzzles
 
-CHUNK_BATCHES = int(__import__("os").environ.get("CB", "10"))
+CHUNK_BATCHES = 10  # batches a transaction stores before they are handed out
 
 
 @dataclass(frozen=True)

@@ -8,6 +8,7 @@ the solver gives directly; the collection's progress reaches its total.
 
 from __future__ import annotations
 
+import json
 import os
 import signal
 import subprocess
@@ -17,6 +18,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+import redis
 from click.testing import CliRunner
 from sqlalchemy import create_engine, text
 from sqlalchemy.exc import OperationalError
@@ -38,7 +40,10 @@ FAULT_SETTINGS = {
     "SUDOKU_UNACKED_RESTORE_INTERVAL": str(RESTORE_INTERVAL),
     "SUDOKU_TASK_MAX_RETRIES": "20",
     "SUDOKU_BATCH_SIZE": "500",
+    "SUDOKU_LOST_BATCH_CHECK_INTERVAL": "2",
 }
+# A worker that takes about a second a batch, so a fault lands while it holds batches.
+SLOW_SOLVER = {"SUDOKU_SOLVER_BACKEND": "python"}
 
 
 @pytest.fixture
@@ -96,6 +101,13 @@ def fraction_done(url: str, share: float) -> Callable[[], bool]:
     return check
 
 
+def unacked(env: dict[str, str]) -> int:
+    """How many of the queue's messages are delivered to a worker and not yet acknowledged."""
+    broker = redis.Redis.from_url(env["SUDOKU_BROKER_URL"])
+    entries = broker.hvals("unacked")
+    return sum(json.loads(entry)[2] == env["SUDOKU_QUEUE"] for entry in entries)
+
+
 def pool_children(pid: int) -> list[int]:
     """The pool processes of a worker's main process."""
     children = Path(f"/proc/{pid}/task/{pid}/children").read_text().split()
@@ -107,7 +119,7 @@ def test_killing_pool_processes_mid_batch_loses_and_doubles_nothing(
 ) -> None:
     """Four SIGKILLs of pool processes: their batches run again and every count adds up."""
     url = fault_env["SUDOKU_DATABASE_URL"]
-    worker = start_worker("w1", concurrency=2)
+    worker = start_worker("w1", concurrency=2, **SLOW_SOLVER)
     import_collection(corpus.path)
     wait_until(fraction_done(url, 0.05), 120, "the first batches", explain)
     kills = 0
@@ -128,16 +140,39 @@ def test_a_killed_worker_s_batches_are_redelivered_to_a_new_worker(
 ) -> None:
     """SIGKILL of a whole worker: a new worker gets its unacked batches back within the bound."""
     url = fault_env["SUDOKU_DATABASE_URL"]
-    first = start_worker("w1", concurrency=2)
+    first = start_worker("w1", concurrency=2, **SLOW_SOLVER)
     import_collection(corpus.path)
     wait_until(fraction_done(url, 0.2), 120, "a fifth of the puzzles", explain)
     os.killpg(first.pid, signal.SIGKILL)
     first.wait()
+    assert unacked(fault_env) > 0, "the first worker held no batch when it was killed"
     start_worker("w2", concurrency=2)
     bound = VISIBILITY_TIMEOUT + RESTORE_INTERVAL
     took = wait_until(lambda: finished(url), bound + 120, "the redelivered batches", explain)
     corpus.assert_invariant(url)
     print(f"whole-worker kill: all done {took:.0f} s after the kill (redelivery bound {bound} s)")
+
+
+def test_batches_whose_messages_the_broker_lost_are_sent_again_by_a_worker(
+    fault_env: dict[str, str],
+    start_worker: WorkerFactory,
+    corpus: Corpus,
+    explain: Explain,
+    tmp_path: Path,
+) -> None:
+    """Two messages vanish from the queue (as when a worker dies between RPOP and recording
+    it as unacknowledged): a worker finds their batches pending and sends them again."""
+    url = fault_env["SUDOKU_DATABASE_URL"]
+    import_collection(corpus.path)
+    broker = redis.Redis.from_url(fault_env["SUDOKU_BROKER_URL"])
+    queue = fault_env["SUDOKU_QUEUE"]
+    assert broker.rpop(queue)
+    assert broker.lpop(queue)
+    start_worker("w1", concurrency=2)
+    wait_until(lambda: finished(url), 120, "the lost batches", explain)
+    corpus.assert_invariant(url)
+    log = (tmp_path / "w1.log").read_text()
+    assert log.count("the broker lost its message; sent it again") == 2, log[-3000:]
 
 
 def test_a_redis_restart_mid_import_is_survived_by_producer_and_workers(

@@ -103,7 +103,7 @@ def import_(
     stored but not sent.
     """
     from worker.app import make_app
-    from worker.tasks.solve import batch_sender
+    from worker.messages import batch_sender
 
     _one_collection_per_file(files, collection)
     sessions = open_database()

@@ -7,28 +7,25 @@ redelivered batch (acks_late after a crash) changes nothing and counts nothing t
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable
 from typing import Any
 
 import kombu.exceptions
 import redis.exceptions
 import sqlalchemy.exc
-from celery import Celery, Task
+from celery import Task
 from celery.exceptions import InvalidTaskError, Reject
 from celery.signals import task_failure, worker_init, worker_process_init
 from celery.worker.request import Request
 
 import solver
-from db.imports import BatchWork
 from db.results import record_batch, record_batch_failure
 from settings import get_settings
 from worker.app import app
 from worker.batch import solve_batch
 from worker.database import open_session, reset_engine
-from worker.messages import MessageError, decode_batch
+from worker.messages import TASK_NAME, MessageError, decode_batch
 
 log = logging.getLogger(__name__)
-TASK_NAME = "sudoku.solve_batch"
 
 # Retried with backoff: the database or broker being briefly away. Never retried: bad
 # messages (rejected) and bad puzzles (stored with their status, not raised).
@@ -89,28 +86,6 @@ def solve_batch_task(self: Task, **message: Any) -> int:
         inserted = record_batch(session, work.batch_id, rows)
         session.commit()
     return inserted
-
-
-def batch_sender(celery: Celery) -> Callable[[BatchWork], None]:
-    """A function that queues one committed batch through `celery` (by task name).
-
-    It waits out a broker restart (retrying the publish) instead of losing the batch.
-    """
-
-    def send(work: BatchWork) -> None:
-        celery.send_task(
-            TASK_NAME,
-            kwargs=work.to_message(),
-            retry=True,
-            retry_policy={
-                "max_retries": 120,
-                "interval_start": 0.5,
-                "interval_step": 0.5,
-                "interval_max": 2,
-            },
-        )
-
-    return send
 
 
 @task_failure.connect(sender=solve_batch_task)
