@@ -44,3 +44,18 @@ def test_a_negative_lost_batch_check_interval_is_refused(monkeypatch: pytest.Mon
     monkeypatch.setenv("SUDOKU_LOST_BATCH_CHECK_INTERVAL", "-5")
     with pytest.raises(ValueError, match="SUDOKU_LOST_BATCH_CHECK_INTERVAL"):
         Settings.from_env()
+
+
+def test_the_command_line_reports_a_bad_setting_as_a_usage_error() -> None:
+    """A fresh `sudoku-batch` process: exit code 2 and one line naming the variable."""
+    import os
+    import subprocess
+    import sys
+
+    env = {**os.environ, "SUDOKU_BATCH_SIZE": "abc"}
+    done = subprocess.run(
+        [sys.executable, "-m", "worker", "status"], env=env, capture_output=True, text=True
+    )
+    assert done.returncode == 2
+    assert "Error: SUDOKU_BATCH_SIZE='abc' is not an integer" in done.stderr
+    assert "Traceback" not in done.stderr

@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from typing import Any
 
 import worker.tasks.solve as tasks
-from worker import app
+from worker.app import app
 
 POISON = os.environ["SUDOKU_TEST_POISON"]
 _solve_batch = tasks.solve_batch

@@ -23,9 +23,9 @@ def main(verbose: bool) -> None:
         level=logging.INFO if verbose else logging.WARNING,
         format="%(asctime)s %(levelname)s %(name)s: %(message)s",
     )
-    try:
+    try:  # a bad SUDOKU_* value, or SUDOKU_SOLVER_BACKEND=native without a built core
         solver.use_backend(get_settings().solver_backend)
-    except ValueError as exc:  # SUDOKU_SOLVER_BACKEND=native without a built core, or a typo
+    except ValueError as exc:
         raise click.UsageError(str(exc)) from exc
     logging.getLogger("solver").info("solver backend: %s", solver.backend())
 
