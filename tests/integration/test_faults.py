@@ -169,10 +169,11 @@ def test_batches_whose_messages_the_broker_lost_are_sent_again_by_a_worker(
     assert broker.rpop(queue)
     assert broker.lpop(queue)
     start_worker("w1", concurrency=2)
-    wait_until(lambda: finished(url), 120, "the lost batches", explain)
+    took = wait_until(lambda: finished(url), 120, "the lost batches", explain)
     corpus.assert_invariant(url)
     log = (tmp_path / "w1.log").read_text()
     assert log.count("the broker lost its message; sent it again") == 2, log[-3000:]
+    print(f"lost messages: all done {took:.0f} s after the worker started (checks every 2 s)")
 
 
 def test_a_redis_restart_mid_import_is_survived_by_producer_and_workers(
