@@ -21,7 +21,6 @@ done, one result per puzzle, `collections.done` equal to the total.
 from __future__ import annotations
 
 import argparse
-import base64
 import json
 import os
 import random
@@ -39,6 +38,8 @@ sys.path.insert(0, str(ROOT))
 import redis  # noqa: E402
 from sqlalchemy import create_engine, text  # noqa: E402
 from storage import fresh_database  # noqa: E402  (benchmarks/storage.py, beside this file)
+
+from worker.recovery import batch_of  # noqa: E402
 
 DATA = Path(os.environ.get("SUDOKU_SHARED_DATA", ROOT.parent / "shared" / "data"))
 REDIS_URL = os.environ.get("SUDOKU_BENCH_REDIS_URL", "redis://127.0.0.1:6379/0")
@@ -121,12 +122,13 @@ def kill_workers(env: dict[str, str], url: str, broker: redis.Redis, queue: str,
 
 def held(broker: redis.Redis, queue: str) -> set[int]:
     """Batch ids whose message is queued or unacknowledged on `queue`."""
-    messages = [json.loads(raw) for raw in broker.lrange(queue, 0, -1)]
-    for raw in broker.hvals("unacked"):
-        message, _exchange, routing_key = json.loads(raw)
-        if routing_key == queue:
-            messages.append(message)
-    return {json.loads(base64.b64decode(m["body"]))[1]["batch_id"] for m in messages}
+    queued = {batch_of(json.loads(raw)) for raw in broker.lrange(queue, 0, -1)}
+    delivered = {
+        batch_of(message)
+        for message, _exchange, routing_key in map(json.loads, broker.hvals("unacked"))
+        if routing_key == queue
+    }
+    return {batch_id for batch_id in queued | delivered if batch_id is not None}
 
 
 def recover(env: dict[str, str], url: str, interval: int, log: Path) -> None:

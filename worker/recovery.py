@@ -53,7 +53,16 @@ def _batch_of(raw: bytes, queue: str) -> int | None:
     """The batch id in one `unacked` entry (`[message, exchange, routing_key]`) for `queue`."""
     try:
         message, _exchange, routing_key = json.loads(raw)
-        if routing_key != queue or message["headers"].get("task") != TASK_NAME:
+    except (ValueError, TypeError):
+        return None
+    return batch_of(message) if routing_key == queue else None
+
+
+def batch_of(message: Any) -> int | None:
+    """The batch id a kombu message (as queued on Redis) carries; None for another task's
+    message or a malformed one."""
+    try:
+        if message["headers"].get("task") != TASK_NAME:
             return None
         body: Any = message["body"]
         if message["properties"].get("body_encoding") == "base64":
@@ -61,7 +70,7 @@ def _batch_of(raw: bytes, queue: str) -> int | None:
         _args, kwargs, _embed = json.loads(body)
         batch_id = kwargs["batch_id"]
     except (ValueError, TypeError, KeyError, AttributeError):
-        return None  # another application's message, or a malformed one
+        return None
     return batch_id if type(batch_id) is int else None
 
 
@@ -80,12 +89,9 @@ class LostBatchCheck:
             return []
         with open_session() as session:
             sent = sent_pending_batches(session)
-        missing = {i: at for i, at in sent.items() if i not in held}
-        lost = {i: at for i, at in missing.items() if self._missing.get(i) == at}
-        self._missing = missing
-        if not lost:
-            return []
-        with open_session() as session:
+            missing = {i: at for i, at in sent.items() if i not in held}
+            lost = {i: at for i, at in missing.items() if self._missing.get(i) == at}
+            self._missing = missing
             claimed = [i for i, at in lost.items() if claim_resend(session, i, at)]
             works = batches_by_id(session, claimed)
             session.commit()
