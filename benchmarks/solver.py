@@ -99,7 +99,7 @@ def time_group(puzzles: Sequence[str], batch: int) -> tuple[float, float, float]
     for k in range(0, len(puzzles), batch):
         chunk = puzzles[k : k + batch]
         started, started_cpu = time.perf_counter(), time.process_time()
-        timed = solver.solve_many_timed(chunk, node_budget=solver.backends.DEFAULT_BUDGET)
+        timed = solver.solve_many_timed(chunk, node_budget=solver.DEFAULT_NODE_BUDGET)
         cpu += time.process_time() - started_cpu
         wall += time.perf_counter() - started
         each += [seconds for _, seconds in timed]
@@ -199,7 +199,7 @@ def main() -> None:
     print(f"mix: {len(mix.puzzles):,} puzzles, seed {SEED}: {', '.join(shares)}")
     for name in backends:  # warm up: imports, first-call costs
         solver.use_backend(name)
-        solver.solve_many(mix.puzzles[:20], node_budget=solver.backends.DEFAULT_BUDGET)
+        solver.solve_many(mix.puzzles[:20], node_budget=solver.DEFAULT_NODE_BUDGET)
     figures: Figures = {}
     for k in range(args.runs):
         started = time.perf_counter()

@@ -3,12 +3,14 @@
 Public API::
 
     parse(text) -> Grid                       normalize(text) -> str
-    solve(puzzle, *, node_budget=200_000)     -> SolveResult
+    solve(puzzle, *, node_budget=DEFAULT_NODE_BUDGET) -> SolveResult
     solve_many(puzzles, *, node_budget)       -> list[SolveResult]   (one call per batch)
     solve_many_timed(puzzles, *, node_budget) -> list[(SolveResult, seconds)]
     backend() -> "native" | "python"          use_backend("native" | "python" | "auto")
     find_conflict(grid) -> str | None         is_solution(puzzle, solution) -> bool
-    PuzzleFormatError, SolveResult, Metrics, LADDER, Rung, LADDER_CEILING, SOLVER_VERSION
+    SolveResult, Metrics, LADDER, Rung, LADDER_CEILING, SOLVER_VERSION
+    STATUSES, LABELS, EMPTY_CHARS, DEFAULT_NODE_BUDGET: the vocabulary, defined once
+    SudokuBatchError (the project's error root), PuzzleFormatError, SolverBug
 """
 
 from __future__ import annotations
@@ -22,24 +24,31 @@ from solver.backends import (
     unavailable_reason,
     use_backend,
 )
-from solver.engine import SolverBug
-from solver.grid import Grid, PuzzleFormatError, find_conflict, is_solution, normalize, parse
+from solver.errors import PuzzleFormatError, SolverBug, SudokuBatchError
+from solver.grid import EMPTY_CHARS, Grid, find_conflict, is_solution, normalize, parse
 from solver.ladder import LADDER, Rung
-from solver.rating import LADDER_CEILING
-from solver.result import Metrics, SolveResult
+from solver.rating import LABELS, LADDER_CEILING
+from solver.result import STATUSES, Metrics, SolveResult, Status
+from solver.search import DEFAULT_NODE_BUDGET
 
 SOLVER_VERSION = "1.2.0"
 
 __all__ = [
+    "DEFAULT_NODE_BUDGET",
+    "EMPTY_CHARS",
+    "LABELS",
     "LADDER",
     "LADDER_CEILING",
     "SOLVER_VERSION",
+    "STATUSES",
     "Grid",
     "Metrics",
     "PuzzleFormatError",
     "Rung",
     "SolveResult",
     "SolverBug",
+    "Status",
+    "SudokuBatchError",
     "available",
     "backend",
     "find_conflict",

@@ -12,11 +12,11 @@ import time
 from collections.abc import Sequence
 
 from solver import engine
-from solver.grid import PuzzleFormatError
+from solver.errors import PuzzleFormatError
 from solver.result import SolveResult
+from solver.search import DEFAULT_NODE_BUDGET
 
 Puzzle = str | Sequence[int]
-DEFAULT_BUDGET = 200_000
 
 log = logging.getLogger("solver")
 
@@ -59,7 +59,7 @@ def use_backend(name: str) -> None:
     _active = name
 
 
-def solve(puzzle: Puzzle, *, node_budget: int = DEFAULT_BUDGET) -> SolveResult:
+def solve(puzzle: Puzzle, *, node_budget: int = DEFAULT_NODE_BUDGET) -> SolveResult:
     """Solve, prove uniqueness and rate one puzzle (see ``solver.engine.solve``)."""
     if _active == "python":
         return engine.solve(puzzle, node_budget=node_budget)
@@ -67,7 +67,7 @@ def solve(puzzle: Puzzle, *, node_budget: int = DEFAULT_BUDGET) -> SolveResult:
 
 
 def solve_many(
-    puzzles: Sequence[Puzzle], *, node_budget: int = DEFAULT_BUDGET
+    puzzles: Sequence[Puzzle], *, node_budget: int = DEFAULT_NODE_BUDGET
 ) -> list[SolveResult]:
     """``solve`` for every puzzle of a batch, in order (PuzzleFormatError on a malformed one,
     naming its index)."""
@@ -75,7 +75,7 @@ def solve_many(
 
 
 def solve_many_timed(
-    puzzles: Sequence[Puzzle], *, node_budget: int = DEFAULT_BUDGET
+    puzzles: Sequence[Puzzle], *, node_budget: int = DEFAULT_NODE_BUDGET
 ) -> list[tuple[SolveResult, float]]:
     """``solve_many`` with the seconds each puzzle took."""
     if _active == "native":

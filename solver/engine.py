@@ -11,17 +11,14 @@ from collections.abc import Sequence
 
 from solver import rating
 from solver.board import Board
+from solver.errors import SolverBug
 from solver.grid import Grid, check_grid, find_conflict, is_solution, parse, to_text
 from solver.ladder import ASSUMES_UNIQUENESS, EXACT_LADDER, Step, climb, hardest, merge
 from solver.result import Metrics, SolveResult, Status
-from solver.search import Search
+from solver.search import DEFAULT_NODE_BUDGET, Search
 
 
-class SolverBug(AssertionError):
-    """The solver produced a grid that fails the independent check: never returned."""
-
-
-def solve(puzzle: str | Sequence[int], *, node_budget: int = 200_000) -> SolveResult:
+def solve(puzzle: str | Sequence[int], *, node_budget: int = DEFAULT_NODE_BUDGET) -> SolveResult:
     """Solve, prove uniqueness and rate one puzzle (text, or 81 ints with 0 for empty).
 
     Raises PuzzleFormatError for malformed input; every other outcome is a status.

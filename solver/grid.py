@@ -19,6 +19,8 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 
+from solver.errors import PuzzleFormatError
+
 Grid = tuple[int, ...]
 Mask = int
 
@@ -48,18 +50,6 @@ BIT = (0, *(1 << (d - 1) for d in DIGITS))  # BIT[d]: the mask of digit d
 DIGIT_OF = {1 << (d - 1): d for d in DIGITS}  # DIGIT_OF[single-bit mask]: its digit
 POPCOUNT = tuple(m.bit_count() for m in range(512))
 BITS = tuple(tuple(1 << k for k in range(9) if m >> k & 1) for m in range(512))
-
-
-class PuzzleFormatError(ValueError):
-    """A puzzle line that is not 81 cells of digits and empty markers.
-
-    ``column`` is the 1-based position of the offending character in the text as given, or
-    None when the problem is the length.
-    """
-
-    def __init__(self, message: str, column: int | None = None) -> None:
-        super().__init__(message)
-        self.column = column
 
 
 def cell_name(i: int) -> str:

@@ -12,8 +12,8 @@ from collections.abc import Sequence
 from dataclasses import replace
 
 import solver._core as _core
-from solver.engine import SolverBug
-from solver.grid import PuzzleFormatError, check_grid, find_conflict, parse, to_text
+from solver.errors import PuzzleFormatError, SolverBug
+from solver.grid import check_grid, find_conflict, parse, to_text
 from solver.result import STATUSES, SolveResult
 
 _PLAIN = frozenset({"solved", "multiple", "unsolvable", "gave_up"})

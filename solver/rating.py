@@ -33,9 +33,10 @@ ESTIMATE_SLOPE = 0.5
 CANDIDATE_WEIGHT = 0.03
 SCALE_TOP = 11.9
 SCALE_BOTTOM = 1.0
-BUCKETS = ((1.5, "easy"), (2.5, "medium"), (5.0, "hard"))
+BUCKETS = ((1.5, "easy"), (2.5, "medium"), (5.0, "hard"))  # (upper bound, label)
 TOP_BUCKET = "diabolical"
 SEARCH_LABEL = "extreme"
+LABELS = (*(name for _, name in BUCKETS), TOP_BUCKET, SEARCH_LABEL)  # easiest first
 
 
 def ladder_score(counts: Mapping[str, int]) -> float:

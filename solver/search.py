@@ -24,6 +24,8 @@ from solver.grid import (
     Mask,
 )
 
+DEFAULT_NODE_BUDGET = 200_000  # search nodes a puzzle may take before it is ``gave_up``
+
 UNIT_GETTERS = tuple(itemgetter(*unit) for unit in UNITS)
 CELL_UNITS = tuple(
     (1 << ROW_OF[i]) | (1 << (9 + COL_OF[i])) | (1 << (18 + BOX_OF[i])) for i in range(81)

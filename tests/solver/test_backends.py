@@ -52,7 +52,7 @@ SAMPLE_SIZES = {
 }
 CHUNK = 250  # puzzles per batch handed to the core, and per job of the pool
 PROCESSES = 2
-BUDGET = solver.backends.DEFAULT_BUDGET
+BUDGET = solver.DEFAULT_NODE_BUDGET
 # Hypothesis examples per property: CI digs deeper; SUDOKU_TEST_EXAMPLES overrides both.
 EXAMPLES = int(os.environ.get("SUDOKU_TEST_EXAMPLES", 300 if UNDER_CI else 60))
 PROPERTY = settings(

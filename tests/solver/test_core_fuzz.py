@@ -20,7 +20,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from solver.grid import EMPTY_CHARS, PuzzleFormatError, parse
+from solver.errors import PuzzleFormatError
+from solver.grid import EMPTY_CHARS, parse
 from solver.result import SolveResult
 from tests.conftest import UNDER_CI
 from tests.solver import grids
