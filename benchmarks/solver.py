@@ -12,7 +12,7 @@ from the per-puzzle seconds the backend reports (wall clock).
 The workload is the issue's mix, drawn with a fixed seed: 10,000 puzzles, 35% kaggle_10k, 35%
 krazydad_graded_56k, 20% seventeen_clue_49k and 10% from top1465 and forum_hardest_375 pooled;
 plus all of forum_hardest_375. The compiled core solves everything in batches of 1,000 (as a
-worker does); the reference, about 100 times slower, solves a sample of the mix (500) and of
+worker does); the reference, far slower, solves a sample of the mix (500) and of
 forum_hardest_375 (50), and the core solves the same samples in the same run, which gives the
 speed ratio. Each figure is the median of ``--runs`` runs (the machine is shared and noisy).
 

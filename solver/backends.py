@@ -1,4 +1,4 @@
-"""Which solver runs: the compiled core (``solver._core``, built from ``solver/_core.c``) when
+"""Which solver runs: the compiled core (``solver._core``, built from ``solver/core/*.c``) when
 it was built, else the pure-Python reference (``solver.engine``). Both give identical results.
 
 ``backend()`` names the one in use. ``solve`` and ``solve_many`` dispatch to it; the batch
@@ -96,6 +96,6 @@ if native is None:
     # The one line that says so; a forked pool process inherits the module and stays quiet.
     log.warning(
         "solver: compiled core not available (%s); using the pure-Python solver "
-        "(same results, about 100 times slower)",
+        "(same results, much slower: see the README's figures)",
         _WHY,
     )

@@ -1,29 +1,34 @@
-"""Forcing chains (SE 6.6 and up): follow both candidates of a two-candidate cell.
+"""Forcing chains: follow both candidates of a two-candidate cell.
 
 For a cell with candidates {a, b}, assume a and propagate singles (naked and hidden), then
 assume b and do the same. A digit placed, or a candidate removed, in both branches is true
 whichever the cell holds; a branch that reaches a contradiction proves the other candidate.
 This finds what Sudoku Explainer's forcing chains and XY-chains of singles find (its
 "cell forcing chain" for a bivalue cell). The value grows with the length of the chains, as
-in SE: 6.6 plus 0.1 at each of the lengths 4, 6, 8, 12, 16, 24, ... implications, reported as
-``board.bonus``. One step applies the conclusions of the first cell that gives any.
+in SE (``length_bonus``). One step applies the conclusions of the first cell that gives any.
 """
 
 from __future__ import annotations
 
-from solver.board import Board, eliminate, place
+from solver.board import NOTHING, Board, Contradiction, Found, broken, place, remove
 from solver.grid import BIT, POPCOUNT, UNITS
 from solver.search import CELL_UNITS, propagate
 
+LONGEST_CHAIN = 81  # a chain's length counts cells changed, so never more than the grid
 
-def length_bonus(length: int) -> float:
-    """SE's extra difficulty for a chain of ``length`` implications."""
-    added, ceiling, odd = 0.0, 4, False
+
+def length_bonus(length: int) -> int:
+    """SE's extra difficulty, in tenths, for a chain of ``length`` implications: one tenth
+    at each of the lengths 4, 6, 8, 12, 16, 24, ... passed."""
+    added, ceiling, odd = 0, 4, False
     while length > ceiling:
-        added += 0.1
+        added += 1
         ceiling = ceiling * 4 // 3 if odd else ceiling * 3 // 2
         odd = not odd
-    return round(added, 1)
+    return added
+
+
+LENGTH_BONUS = tuple(length_bonus(n) for n in range(LONGEST_CHAIN + 1))
 
 
 def _state(board: Board) -> list[int]:
@@ -46,34 +51,31 @@ def _branch(base: list[int], i: int, bit: int) -> tuple[list[int] | None, int]:
     return child, sum(1 for k in range(81) if child[k] != base[k])
 
 
-def _conclude(board: Board, i: int, base: list[int]) -> int:
-    """Apply what both branches of cell ``i`` agree on; the count of changes."""
+def _conclude(board: Board, i: int, base: list[int]) -> Found:
+    """Apply what both branches of cell ``i`` agree on."""
     lo = base[i] & -base[i]
     hi = base[i] ^ lo
     left, n1 = _branch(base, i, lo)
     right, n2 = _branch(base, i, hi)
     if left is None or right is None:
         if left is None and right is None:
-            board.contradiction = "both candidates of a cell lead to a contradiction"
-            return 0
-        board.bonus = length_bonus(n1 if left is None else n2)
-        return int(place(board, i, hi if left is None else lo))
-    fired = 0
+            return broken(Contradiction("both_branches", i))
+        found = place(board, i, hi if left is None else lo)
+        return found.with_bonus(LENGTH_BONUS[n1 if left is None else n2])
+    found = NOTHING
     for k in range(81):
         agreed = left[k] | right[k]
         if board.cands[k] & ~agreed:
-            fired += eliminate(board, k, ~agreed & 0x1FF)
-    if fired:
-        board.bonus = length_bonus(min(n1, n2))
-    return fired
+            found += remove(board, (k,), ~agreed & 0x1FF)
+    return found.with_bonus(LENGTH_BONUS[min(n1, n2)]) if found.fired else found
 
 
-def forcing_chain(board: Board) -> int:
-    """Forcing chain (SE 6.6+) from the first two-candidate cell whose branches agree."""
+def forcing_chain(board: Board) -> Found:
+    """Forcing chain from the first two-candidate cell whose branches agree."""
     base = _state(board)
     for i in range(81):
         if POPCOUNT[board.cands[i]] == 2:
-            fired = _conclude(board, i, base)
-            if fired or board.contradiction:
-                return fired
-    return 0
+            found = _conclude(board, i, base)
+            if found.fired or found.contradiction:
+                return found
+    return NOTHING

@@ -8,14 +8,17 @@ the solution is unique; otherwise the puzzle is reported ``multiple``.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 
 from solver import rating
-from solver.board import Board
+from solver.board import Board, Contradiction
 from solver.errors import SolverBug
-from solver.grid import Grid, check_grid, find_conflict, is_solution, parse, to_text
+from solver.grid import Grid, Mask, check_grid, find_conflict, is_solution, parse, to_text
 from solver.ladder import ASSUMES_UNIQUENESS, EXACT_LADDER, Step, climb, hardest, merge
 from solver.result import Metrics, SolveResult, Status
 from solver.search import DEFAULT_NODE_BUDGET, Search
+
+NO_SOLUTION = "no solution: every branch of the search fails"
 
 
 def solve(puzzle: str | Sequence[int], *, node_budget: int = DEFAULT_NODE_BUDGET) -> SolveResult:
@@ -33,50 +36,55 @@ def solve(puzzle: str | Sequence[int], *, node_budget: int = DEFAULT_NODE_BUDGET
         return _unrated(text, "invalid", conflict, Metrics(givens=givens))
     board = Board.from_grid(grid)
     path: list[Step] = []
-    counts, stall = _climb(board, path)
+    counts, stall, contradiction = _climb(board, path)
     logic = Metrics(
-        solved_by_elimination=board.solved() and board.contradiction is None,
+        solved_by_elimination=board.solved() and contradiction is None,
         hardest_technique=hardest(counts),
         technique_counts=counts,
         givens=givens,
     )
     if ASSUMES_UNIQUENESS.intersection(counts):
-        proof = _unique_proof(grid, text, logic, node_budget)
-        if proof is not None:
-            return proof
-    if board.contradiction is not None:
-        return _unrated(text, "unsolvable", board.contradiction, logic)
+        proof = Search(node_budget=node_budget)
+        proof.run(Board.from_grid(grid).masks())
+        if (unrated := verdict(grid, text, proof, logic)) is not None:
+            return unrated
+    if contradiction is not None:
+        return _unrated(text, "unsolvable", str(contradiction), logic)
     if board.solved():
         beyond = None if stall is None else rating.stalled_score(stall, node_budget)
         return _solved(grid, text, tuple(board.values), logic, path, beyond, False)
     return _searched(grid, text, board, logic, path, stall, node_budget)
 
 
-def _climb(board: Board, path: list[Step]) -> tuple[dict[str, int], list[int] | None]:
+def _climb(
+    board: Board, path: list[Step]
+) -> tuple[dict[str, int], list[Mask] | None, Contradiction | None]:
     """Climb the exact ladder, then the whole ladder (chains) if it stalls. Returns the
-    technique counts and the pencil marks where the exact ladder stalled (None if it did not)."""
-    if board.contradiction is not None:
-        return {}, None
-    counts = climb(board, EXACT_LADDER, path)
-    if board.solved() or board.contradiction is not None:
-        return counts, None
+    technique counts, the pencil marks where the exact ladder stalled (None if it did not)
+    and the contradiction that stopped the climb, if any."""
+    dead = board.first_dead_cell()
+    if dead is not None:
+        return {}, None, dead
+    counts, contradiction = climb(board, EXACT_LADDER, path)
+    if board.solved() or contradiction is not None:
+        return counts, None, contradiction
     stall = board.masks()
-    return merge(counts, climb(board, path=path)), stall
+    more, contradiction = climb(board, path=path)
+    return merge(counts, more), stall, contradiction
 
 
-def _unique_proof(grid: Grid, text: str, logic: Metrics, budget: int) -> SolveResult | None:
-    """Search from the givens: the final result if the puzzle is not uniquely solvable (or
-    the search gives up), None when it has exactly one solution (the path may stand)."""
-    run = Search(node_budget=budget)
-    run.run(Board.from_grid(grid).masks())
+def verdict(grid: Grid, text: str, run: Search, metrics: Metrics) -> SolveResult | None:
+    """What a finished search says: the result when the puzzle is not uniquely solvable (or
+    the search gave up), None when it has exactly one solution. Every solution found has
+    passed the independent check."""
     if run.gave_up:
-        return _unrated(text, "gave_up", None, logic)
-    if not run.solutions:
-        return _unrated(text, "unsolvable", "no solution: every branch of the search fails", logic)
+        return _unrated(text, "gave_up", None, metrics)
     for found in run.solutions:
         _verify(grid, found)
+    if not run.solutions:
+        return _unrated(text, "unsolvable", NO_SOLUTION, metrics)
     if len(run.solutions) > 1:
-        return _unrated(text, "multiple", None, logic)
+        return _unrated(text, "multiple", None, metrics)
     return None
 
 
@@ -86,7 +94,7 @@ def _searched(
     board: Board,
     logic: Metrics,
     path: list[Step],
-    stall: list[int] | None,
+    stall: list[Mask] | None,
     budget: int,
 ) -> SolveResult:
     """The outcome when the ladder stalls: search from the ladder's pencil marks (``stall``:
@@ -94,26 +102,16 @@ def _searched(
     masks = board.masks()
     run = Search(node_budget=budget)
     run.run(masks)
-    metrics = Metrics(
+    metrics = replace(
+        logic,
         solved_by_elimination=False,
-        hardest_technique=logic.hardest_technique,
-        technique_counts=logic.technique_counts,
         recursion_depth=run.depth,
         guesses=run.guesses,
         backtracks=run.backtracks,
-        givens=logic.givens,
         nodes=run.nodes,
     )
-    if run.gave_up:
-        return _unrated(text, "gave_up", None, metrics)
-    if not run.solutions:
-        return _unrated(
-            text, "unsolvable", "no solution: every branch of the search fails", metrics
-        )
-    for found in run.solutions:
-        _verify(grid, found)
-    if len(run.solutions) > 1:
-        return _unrated(text, "multiple", None, metrics)
+    if (unrated := verdict(grid, text, run, metrics)) is not None:
+        return unrated
     stall = stall or masks
     reuse = run.guesses if stall == masks else None
     beyond = rating.stalled_score(stall, budget, reuse)

@@ -1,4 +1,4 @@
-"""Basic fish: X-Wing (SE 3.2), swordfish (3.8), jellyfish (5.2).
+"""Basic fish: X-Wing, swordfish, jellyfish.
 
 A digit whose candidates in ``n`` base lines (rows, or columns) lie in exactly ``n`` cover
 lines of the other kind is removed from the cover lines outside the base lines. As in Sudoku
@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from itertools import combinations
 
-from solver.board import Board, eliminate
+from solver.board import NOTHING, Board, Found, remove
 from solver.grid import BIT, COLS, POPCOUNT, ROWS
 
 
@@ -26,52 +26,52 @@ def _line_positions(cands: list[int], lines: tuple[tuple[int, ...], ...], bit: i
     return found
 
 
-def _fish_one(board: Board, bit: int, size: int, transpose: bool) -> int:
+def _fish_one(board: Board, bit: int, size: int, transpose: bool) -> Found:
     """Apply the fish of ``size`` for one digit with rows (or columns) as base lines."""
     bases, covers = (COLS, ROWS) if transpose else (ROWS, COLS)
     spots = _line_positions(board.cands, bases, bit)
     eligible = [n for n in range(9) if 1 < POPCOUNT[spots[n]] <= size]
-    fired = 0
+    found = NOTHING
     for group in combinations(eligible, size):
         union = 0
         for n in group:
             union |= spots[n]
         if POPCOUNT[union] != size:
             continue
-        hits = [
-            eliminate(board, i, bit)
-            for k in range(9)
-            if union >> k & 1
-            for n, i in enumerate(covers[k])
-            if n not in group
+        cells = [
+            i for k in range(9) if union >> k & 1 for n, i in enumerate(covers[k]) if n not in group
         ]
-        fired += any(hits)
-    return fired
+        found += remove(board, cells, bit)
+        if found.contradiction:
+            break
+    return found
 
 
-def fish(board: Board, size: int) -> int:
-    """Apply every fish of ``size``; the count of patterns that removed something."""
+def fish(board: Board, size: int) -> Found:
+    """Apply every fish of ``size``; fired: the patterns that removed something."""
     placed = [0] * 10
     for v in board.values:
         placed[v] += 1
-    fired = 0
+    found = NOTHING
     for d in range(1, 10):
         if placed[d] + 2 * size <= 9:
-            fired += _fish_one(board, BIT[d], size, transpose=True)
-            fired += _fish_one(board, BIT[d], size, transpose=False)
-    return fired
+            for transpose in (True, False):
+                found += _fish_one(board, BIT[d], size, transpose)
+                if found.contradiction:
+                    return found
+    return found
 
 
-def x_wing(board: Board) -> int:
-    """X-Wing (SE 3.2)."""
+def x_wing(board: Board) -> Found:
+    """X-Wing."""
     return fish(board, 2)
 
 
-def swordfish(board: Board) -> int:
-    """Swordfish (SE 3.8)."""
+def swordfish(board: Board) -> Found:
+    """Swordfish."""
     return fish(board, 3)
 
 
-def jellyfish(board: Board) -> int:
-    """Jellyfish (SE 5.2)."""
+def jellyfish(board: Board) -> Found:
+    """Jellyfish."""
     return fish(board, 4)

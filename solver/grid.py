@@ -36,7 +36,6 @@ BOXES = tuple(
     for bc in (0, 3, 6)
 )
 UNITS = ROWS + COLS + BOXES
-LINES = ROWS + COLS
 
 ROW_OF = tuple(i // 9 for i in range(81))
 COL_OF = tuple(i % 9 for i in range(81))

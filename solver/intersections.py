@@ -1,8 +1,8 @@
 """Locked candidates: where a box and a line cross.
 
-Pointing (SE 2.6): a digit confined to one line within a box leaves the rest of the line.
-Claiming (SE 2.8): a digit confined to one box within a line leaves the rest of the box.
-Their "direct" forms (SE 1.7 and 1.9) are Sudoku Explainer's cheaper steps: the same pattern,
+Pointing: a digit confined to one line within a box leaves the rest of the line.
+Claiming: a digit confined to one box within a line leaves the rest of the box.
+Their "direct" forms are Sudoku Explainer's cheaper steps: the same pattern,
 when the candidates it would remove leave the digit a single place in another box (pointing)
 or another parallel line (claiming). A direct step only places that digit, as in SE; the
 eliminations themselves are not applied.
@@ -11,7 +11,7 @@ eliminations themselves are not applied.
 from __future__ import annotations
 
 from solver.bitboard import UNIT_BB, board_digits, first_cell
-from solver.board import Board, eliminate
+from solver.board import NOTHING, Board, Found, remove
 from solver.grid import BIT, BOX_OF, COL_OF, ROW_OF, UNITS
 from solver.singles import place_all
 
@@ -61,17 +61,18 @@ def _locks(board: Board, pointing: bool) -> list[tuple[int, int, int]]:
     return found
 
 
-def _locked(board: Board, pointing: bool) -> int:
-    """Apply every pointing (or claiming) elimination; the count of patterns that removed."""
-    fired = 0
+def _locked(board: Board, pointing: bool) -> Found:
+    """Apply every pointing (or claiming) elimination; fired: the patterns that removed."""
+    found = NOTHING
     for d, source, target in _locks(board, pointing):
-        bit = BIT[d + 1]
-        hits = [eliminate(board, i, bit) for i in UNITS[target] if i not in UNITS[source]]
-        fired += any(hits)
-    return fired
+        cells = [i for i in UNITS[target] if i not in UNITS[source]]
+        found += remove(board, cells, BIT[d + 1])
+        if found.contradiction:
+            break
+    return found
 
 
-def _direct(board: Board, pointing: bool) -> int:
+def _direct(board: Board, pointing: bool) -> Found:
     """Place the hidden singles the locked patterns create in a unit of the source's kind."""
     boards = board_digits(board)
     placements = []
@@ -91,21 +92,21 @@ def _direct(board: Board, pointing: bool) -> int:
     return place_all(board, placements)
 
 
-def pointing(board: Board) -> int:
-    """Pointing (SE 2.6)."""
+def pointing(board: Board) -> Found:
+    """Pointing."""
     return _locked(board, pointing=True)
 
 
-def claiming(board: Board) -> int:
-    """Claiming (SE 2.8)."""
+def claiming(board: Board) -> Found:
+    """Claiming."""
     return _locked(board, pointing=False)
 
 
-def direct_pointing(board: Board) -> int:
-    """Direct pointing (SE 1.7): a pointing that leaves a hidden single in another box."""
+def direct_pointing(board: Board) -> Found:
+    """Direct pointing: a pointing that leaves a hidden single in another box."""
     return _direct(board, pointing=True)
 
 
-def direct_claiming(board: Board) -> int:
-    """Direct claiming (SE 1.9): a claiming that leaves a hidden single in a parallel line."""
+def direct_claiming(board: Board) -> Found:
+    """Direct claiming: a claiming that leaves a hidden single in a parallel line."""
     return _direct(board, pointing=False)

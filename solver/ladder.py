@@ -4,9 +4,13 @@ After every step that changes the board the climb restarts from the bottom rung,
 Explainer does, so the hardest rung used is the hardest step of an easiest-first path. One
 step applies every instance a rung finds in one sweep, and is recorded on the path (``Step``).
 The order is SE's: ascending value, except that SE tries its whole turbot family (empty
-rectangle, 4.3) before XY-Wing (4.2). To add a technique, write a function ``(Board) -> int``
-in its module, export it from ``solver.techniques`` and insert a ``Rung`` where SE tries it;
-the rating's ceiling follows the table.
+rectangle) before XY-Wing. To add a technique, write a function ``(Board) -> Found`` in its
+module, export it from ``solver.techniques``, insert a ``Rung`` where SE tries it, and give the
+compiled core the same function under the same name (``solver/core``: the core refuses to load
+while a rung has none); the rating's ceiling follows the table.
+
+This table is the one home of the techniques' names and SE values: the compiled core, the
+database's documentation and the README read them from here.
 """
 
 from __future__ import annotations
@@ -15,7 +19,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from solver import techniques as t
-from solver.board import Board
+from solver.board import Board, Contradiction, Found
 
 
 @dataclass(frozen=True)
@@ -24,7 +28,12 @@ class Rung:
 
     name: str
     value: float
-    apply: Callable[[Board], int]
+    apply: Callable[[Board], Found]
+
+    @property
+    def tenths(self) -> int:
+        """The SE value in tenths (an instance's bonus is added in tenths)."""
+        return round(self.value * 10)
 
 
 # In Sudoku Explainer's order (easiest first; SE also tries its direct variants, which place a
@@ -80,26 +89,33 @@ class Step:
 
 def climb(
     board: Board, rungs: Sequence[Rung] = LADDER, path: list[Step] | None = None
-) -> dict[str, int]:
+) -> tuple[dict[str, int], Contradiction | None]:
     """Apply the easiest rung that fires until the board is solved, stuck or contradictory.
 
-    Returns how often each rung fired (only rungs that fired, in ladder order); each step is
-    appended to ``path`` when one is given.
+    Returns how often each rung fired (only rungs that fired, in ladder order) and the
+    contradiction that stopped the climb (None if none did); each step is appended to
+    ``path`` when one is given.
     """
     counts = [0] * len(rungs)
     k = 0
-    while k < len(rungs) and board.empty and board.contradiction is None:
-        board.bonus = 0.0
+    while k < len(rungs) and board.empty:
         empty = board.empty
-        fired = rungs[k].apply(board)
-        if fired:
-            counts[k] += fired
+        found = rungs[k].apply(board)
+        if found.fired:
+            counts[k] += found.fired
             if path is not None:
-                value = round(rungs[k].value + board.bonus, 1)
+                value = (rungs[k].tenths + found.bonus) / 10
                 path.append(Step(rungs[k].name, value, board.empty < empty))
             k = 0
         else:
             k += 1
+        if found.contradiction:
+            return _fired(rungs, counts), found.contradiction
+    return _fired(rungs, counts), None
+
+
+def _fired(rungs: Sequence[Rung], counts: list[int]) -> dict[str, int]:
+    """The rungs that fired, by name, in ladder order."""
     return {rung.name: n for rung, n in zip(rungs, counts, strict=True) if n}
 
 

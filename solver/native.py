@@ -1,4 +1,10 @@
-"""The compiled core (``solver._core``, from ``solver/_core.c``) behind the solver's API.
+"""The compiled core (``solver._core``, built from ``solver/core/*.c``) behind the solver's API.
+
+At import the core is handed the reference's tables (``core_tables``): the ladder, the labels
+and their cut-offs, the rating's constants, the empty-cell markers, the words of statuses and
+contradictions, the result classes. It keeps no copy of them; what it must recognise by name
+is checked, and a mismatch (a rung without a C function, say) refuses the core here, with a
+message naming it, so the solver falls back to the reference.
 
 The core reads plain 81-character puzzles (digits and the empty markers of ``solver.grid``,
 surrounded by ASCII whitespace at most) and returns, per puzzle, the ``SolveResult`` and the
@@ -9,12 +15,48 @@ what is wrong, or normalises it for a second try.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import replace
+from dataclasses import fields, replace
+from typing import Any
 
 import solver._core as _core
+from solver import chains, effort, engine, rating, uniqueness
+from solver.board import CONTRADICTIONS, Contradiction
 from solver.errors import PuzzleFormatError, SolverBug
-from solver.grid import check_grid, find_conflict, parse, to_text
-from solver.result import STATUSES, SolveResult
+from solver.grid import EMPTY_CHARS, check_grid, find_conflict, parse, to_text
+from solver.ladder import ASSUMES_UNIQUENESS, ESTIMATED, LADDER
+from solver.result import STATUSES, Metrics, SolveResult
+
+
+def core_tables() -> dict[str, Any]:
+    """Every fact the compiled core uses, from its one home in the reference."""
+    return {
+        "ladder": [
+            (r.name, r.tenths, r.name in ESTIMATED, r.name in ASSUMES_UNIQUENESS) for r in LADDER
+        ],
+        "length_bonus": chains.LENGTH_BONUS,
+        "unique_rectangle_type_2_bonus": (uniqueness.TYPE_2_BONUS,),
+        "buckets": rating.BUCKETS,
+        "top_bucket": rating.TOP_BUCKET,
+        "search_label": rating.SEARCH_LABEL,
+        "scale": (rating.SCALE_BOTTOM, rating.SEARCH_FLOOR, rating.SCALE_TOP),
+        "estimate": (rating.ESTIMATE_BASE, rating.ESTIMATE_SLOPE, rating.CANDIDATE_WEIGHT),
+        "copies": (effort.COPIES, effort.COPY_GUESS_LIMIT),
+        "empty_chars": EMPTY_CHARS,
+        "statuses": STATUSES,
+        "contradictions": CONTRADICTIONS,
+        "contradiction_class": Contradiction,
+        "no_solution": engine.NO_SOLUTION,
+        "result_class": SolveResult,
+        "metrics_class": Metrics,
+        "result_fields": [f.name for f in fields(SolveResult)],
+        "metric_fields": [f.name for f in fields(Metrics)],
+    }
+
+
+try:
+    _core.configure(core_tables())
+except ValueError as exc:  # a core built from other sources than this reference
+    raise ImportError(str(exc)) from exc
 
 _PLAIN = frozenset({"solved", "multiple", "unsolvable", "gave_up"})
 

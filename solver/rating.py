@@ -1,7 +1,7 @@
 """Difficulty on the Sudoku Explainer (SE) scale, and its Sudoku Exchange label.
 
 * Solved by the exact ladder (every rung up to BUG): the SE value of the hardest step on the
-  easiest-first path (``1.0``, the bottom of the scale, when the puzzle has no empty cell).
+  easiest-first path (``SCALE_BOTTOM`` when the puzzle has no empty cell).
 * Beyond it (the puzzle needs forcing chains, or search): an estimate from the position where
   the exact ladder stalled, ``ESTIMATE_BASE + ESTIMATE_SLOPE * (effort + CANDIDATE_WEIGHT *
   candidates)``, where ``effort`` is the mean of log2(1 + guesses) of a search from that
@@ -13,18 +13,17 @@
 * EP and ED, as SE computes them (``Solver.getDifficulty``): ED is the value of the first
   step; EP the hardest step up to and including the first step that places a digit (steps
   rated by estimate count at the puzzle's score).
-* Labels: easy < 1.5 <= medium < 2.5 <= hard < 5.0 <= diabolical; ``extreme`` for every
-  puzzle that needs search, whatever its score.
+* Labels: Sudoku Exchange's buckets of the score (``BUCKETS``, then ``TOP_BUCKET``), and
+  ``SEARCH_LABEL`` for every puzzle that needs search, whatever its score.
 """
 
 from __future__ import annotations
 
-import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 
 from solver.effort import mean_log_guesses
 from solver.grid import POPCOUNT, Mask
-from solver.ladder import ESTIMATED, EXACT_LADDER, VALUES, Step
+from solver.ladder import ESTIMATED, EXACT_LADDER, Step
 
 LADDER_CEILING = max(rung.value for rung in EXACT_LADDER)
 SEARCH_FLOOR = round(LADDER_CEILING + 0.1, 1)
@@ -39,20 +38,10 @@ SEARCH_LABEL = "extreme"
 LABELS = (*(name for _, name in BUCKETS), TOP_BUCKET, SEARCH_LABEL)  # easiest first
 
 
-def ladder_score(counts: Mapping[str, int]) -> float:
-    """The SE value of the hardest technique that fired (SCALE_BOTTOM if none did)."""
-    return max((VALUES[name] for name in counts), default=SCALE_BOTTOM)
-
-
 def estimate(effort: float, candidates: int = 0) -> float:
     """The score above the exact ladder: monotone in both inputs, within the scale."""
     raw = ESTIMATE_BASE + ESTIMATE_SLOPE * (effort + CANDIDATE_WEIGHT * candidates)
     return round(min(SCALE_TOP, max(SEARCH_FLOOR, raw)), 2)
-
-
-def search_score(guesses: float) -> float:
-    """The estimate for a search of ``guesses`` guesses (log2(1 + guesses) of effort)."""
-    return estimate(math.log2(1 + guesses))
 
 
 def stalled_score(masks: list[Mask], budget: int, first: int | None = None) -> float:

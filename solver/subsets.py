@@ -1,13 +1,12 @@
 """Naked and hidden subsets (pairs, triples, quads) in one unit, and SE's direct hidden sets.
 
 Naked subset: ``n`` cells of a unit holding only ``n`` digits between them; those digits leave
-the unit's other cells (naked pair 3.0, triple 3.6, quad 5.0). Hidden subset: ``n`` digits of
-a unit confined to the same ``n`` cells; those cells lose their other digits (hidden pair 3.4,
-triple 4.0, quad 5.4). As in Sudoku Explainer, a naked subset is looked for only in units with
-at least ``2n`` empty cells and a hidden one in units with more than ``2n`` (otherwise the
-complement is a smaller subset of the other kind). Direct hidden pair (2.0) and triple (2.5):
-a hidden subset whose removals leave another digit a single place in the unit (units with
-more than ``n`` empty cells); only that digit is placed.
+the unit's other cells. Hidden subset: ``n`` digits of a unit confined to the same ``n``
+cells; those cells lose their other digits. As in Sudoku Explainer, a naked subset is looked
+for only in units with at least ``2n`` empty cells and a hidden one in units with more than
+``2n`` (otherwise the complement is a smaller subset of the other kind). Direct hidden pair
+and triple: a hidden subset whose removals leave another digit a single place in the unit
+(units with more than ``n`` empty cells); only that digit is placed.
 """
 
 from __future__ import annotations
@@ -16,7 +15,7 @@ from collections.abc import Iterator, Sequence
 from itertools import combinations
 
 from solver.bitboard import UNIT_BB, board_digits
-from solver.board import Board, eliminate
+from solver.board import NOTHING, Board, Found, remove
 from solver.grid import ALL, BIT, BITS, POPCOUNT, UNITS, Mask
 from solver.singles import place_all
 
@@ -35,10 +34,10 @@ def _ks(positions: int) -> Iterator[int]:
     return (b.bit_length() - 1 for b in BITS[positions])
 
 
-def naked_subsets(board: Board, size: int) -> int:
-    """Apply every naked subset of ``size``; the count that removed something."""
+def naked_subsets(board: Board, size: int) -> Found:
+    """Apply every naked subset of ``size``; fired: the subsets that removed something."""
     cands = board.cands
-    fired = 0
+    found = NOTHING
     for unit in UNITS:
         empty = [i for i in unit if cands[i]]
         if len(empty) < 2 * size:
@@ -49,9 +48,10 @@ def naked_subsets(board: Board, size: int) -> int:
             for i in group:
                 union |= cands[i]
             if POPCOUNT[union] == size:
-                hits = [eliminate(board, i, union) for i in empty if i not in group]
-                fired += any(hits)
-    return fired
+                found += remove(board, [i for i in empty if i not in group], union)
+                if found.contradiction:
+                    return found
+    return found
 
 
 def _hidden_sets(board: Board, size: int, direct: bool) -> Iterator[tuple[int, int, int]]:
@@ -79,17 +79,18 @@ def _index_mask(unit: Sequence[int], spots: int) -> int:
     return sum(1 << k for k, i in enumerate(unit) if spots >> i & 1)
 
 
-def hidden_subsets(board: Board, size: int) -> int:
-    """Apply every hidden subset of ``size``; the count that removed something."""
-    fired = 0
+def hidden_subsets(board: Board, size: int) -> Found:
+    """Apply every hidden subset of ``size``; fired: the subsets that removed something."""
+    found = NOTHING
     for u, keep, spots in list(_hidden_sets(board, size, direct=False)):
         unit = UNITS[u]
-        hits = [eliminate(board, unit[k], ALL & ~keep) for k in _ks(spots)]
-        fired += any(hits)
-    return fired
+        found += remove(board, [unit[k] for k in _ks(spots)], ALL & ~keep)
+        if found.contradiction:
+            break
+    return found
 
 
-def direct_hidden_subsets(board: Board, size: int) -> int:
+def direct_hidden_subsets(board: Board, size: int) -> Found:
     """Place the hidden singles that hidden subsets of ``size`` leave in their unit."""
     cands = board.cands
     placements = []
@@ -106,41 +107,41 @@ def direct_hidden_subsets(board: Board, size: int) -> int:
     return place_all(board, placements)
 
 
-def naked_pair(board: Board) -> int:
-    """Naked pair (SE 3.0)."""
+def naked_pair(board: Board) -> Found:
+    """Naked pair."""
     return naked_subsets(board, 2)
 
 
-def naked_triple(board: Board) -> int:
-    """Naked triple (SE 3.6)."""
+def naked_triple(board: Board) -> Found:
+    """Naked triple."""
     return naked_subsets(board, 3)
 
 
-def naked_quad(board: Board) -> int:
-    """Naked quad (SE 5.0)."""
+def naked_quad(board: Board) -> Found:
+    """Naked quad."""
     return naked_subsets(board, 4)
 
 
-def hidden_pair(board: Board) -> int:
-    """Hidden pair (SE 3.4)."""
+def hidden_pair(board: Board) -> Found:
+    """Hidden pair."""
     return hidden_subsets(board, 2)
 
 
-def hidden_triple(board: Board) -> int:
-    """Hidden triple (SE 4.0)."""
+def hidden_triple(board: Board) -> Found:
+    """Hidden triple."""
     return hidden_subsets(board, 3)
 
 
-def hidden_quad(board: Board) -> int:
-    """Hidden quad (SE 5.4)."""
+def hidden_quad(board: Board) -> Found:
+    """Hidden quad."""
     return hidden_subsets(board, 4)
 
 
-def direct_hidden_pair(board: Board) -> int:
-    """Direct hidden pair (SE 2.0)."""
+def direct_hidden_pair(board: Board) -> Found:
+    """Direct hidden pair."""
     return direct_hidden_subsets(board, 2)
 
 
-def direct_hidden_triple(board: Board) -> int:
-    """Direct hidden triple (SE 2.5)."""
+def direct_hidden_triple(board: Board) -> Found:
+    """Direct hidden triple."""
     return direct_hidden_subsets(board, 3)

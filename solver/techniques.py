@@ -1,6 +1,6 @@
 """The techniques, gathered from their modules: each takes a board, applies every instance it
-finds in one sweep, and returns how many times it fired (0 when it found nothing). A
-contradiction met on the way is left in ``board.contradiction``; the caller stops there.
+finds in one sweep, and returns a ``solver.board.Found``: how many times it fired (0 when it
+found nothing), the extra difficulty of the instance, and the contradiction that stopped it.
 
 Every technique is sound without assuming a unique solution, except those of
 ``solver.uniqueness`` (unique rectangle, BUG), whose results the engine never trusts for the

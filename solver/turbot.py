@@ -3,10 +3,10 @@
 A strong link: a unit where the digit has exactly two candidate cells, so one of them holds
 it. Two strong links (a1-a2 and b1-b2) whose inner ends a2 and b1 see each other cannot both
 be false at the outer ends: a1 or b2 holds the digit, and it leaves every cell that sees both.
-Skyscraper (SE 4.0): both links in rows, or both in columns. Two-string kite (4.1): one in a
-row, one in a column. Turbot fish (4.2): a link in a box.
+Skyscraper: both links in rows, or both in columns. Two-string kite: one in a row, one in a
+column. Turbot fish: a link in a box.
 
-Empty rectangle (4.2): in a box, the digit's candidates lie on one row and one column of the
+Empty rectangle: in a box, the digit's candidates lie on one row and one column of the
 box (a cross); with a strong link whose end sees the cross's row outside the box, its other
 end or the cross's column holds the digit.
 """
@@ -16,7 +16,7 @@ from __future__ import annotations
 from itertools import combinations
 
 from solver.bitboard import PEER_BB, UNIT_BB, board_digits, cells_of
-from solver.board import Board, eliminate
+from solver.board import NOTHING, Board, Found, remove
 from solver.grid import BIT, COL_OF, ROW_OF
 
 SKYSCRAPER, KITE, TURBOT = 0, 1, 2
@@ -53,28 +53,29 @@ def _pairs(bb: int, kind: int) -> list[int]:
     return found
 
 
-def _chains(board: Board, kind: int) -> int:
-    """Apply every two-link chain of ``kind``; the count that removed something."""
-    fired = 0
+def _chains(board: Board, kind: int) -> Found:
+    """Apply every two-link chain of ``kind``; fired: the chains that removed something."""
+    found = NOTHING
     for d, bb in enumerate(board_digits(board)):
         for clear in _pairs(bb, kind):
-            hits = [eliminate(board, i, BIT[d + 1]) for i in cells_of(clear)]
-            fired += any(hits)
-    return fired
+            found += remove(board, cells_of(clear), BIT[d + 1])
+            if found.contradiction:
+                return found
+    return found
 
 
-def skyscraper(board: Board) -> int:
-    """Skyscraper (SE 4.0)."""
+def skyscraper(board: Board) -> Found:
+    """Skyscraper."""
     return _chains(board, SKYSCRAPER)
 
 
-def two_string_kite(board: Board) -> int:
-    """Two-string kite (SE 4.1)."""
+def two_string_kite(board: Board) -> Found:
+    """Two-string kite."""
     return _chains(board, KITE)
 
 
-def turbot_fish(board: Board) -> int:
-    """Turbot fish (SE 4.2)."""
+def turbot_fish(board: Board) -> Found:
+    """Turbot fish."""
     return _chains(board, TURBOT)
 
 
@@ -119,13 +120,18 @@ def _er_targets(bb: int, box: int, r: int, c: int) -> list[int]:
     return found
 
 
-def empty_rectangle(board: Board) -> int:
-    """Empty rectangle (SE 4.2); the count of patterns that removed something."""
-    fired = 0
+def empty_rectangle(board: Board) -> Found:
+    """Empty rectangle; fired: the patterns that removed something."""
+    found = NOTHING
     for d, bb in enumerate(board_digits(board)):
-        for box in range(9):
-            for r, c in _crosses(bb, box):
-                for clear in _er_targets(bb, box, r, c):
-                    hits = [eliminate(board, i, BIT[d + 1]) for i in cells_of(clear)]
-                    fired += any(hits)
-    return fired
+        targets = [
+            clear
+            for box in range(9)
+            for r, c in _crosses(bb, box)
+            for clear in _er_targets(bb, box, r, c)
+        ]
+        for clear in targets:
+            found += remove(board, cells_of(clear), BIT[d + 1])
+            if found.contradiction:
+                return found
+    return found

@@ -1,4 +1,4 @@
-"""Wings: XY-Wing (SE 4.2) and XYZ-Wing (4.4).
+"""Wings: XY-Wing and XYZ-Wing.
 
 XY-Wing: a pivot cell with candidates {x, y} sees a wing {x, z} and a wing {y, z}; whichever
 the pivot holds, one wing is z, so z leaves every cell that sees both wings. XYZ-Wing: the
@@ -8,7 +8,7 @@ pivot holds {x, y, z} and the wings {x, z} and {y, z}; z leaves every cell that 
 from __future__ import annotations
 
 from solver.bitboard import PEER_BB, cells_of
-from solver.board import Board, eliminate
+from solver.board import NOTHING, Board, Found, remove
 from solver.grid import PEERS, POPCOUNT
 
 
@@ -39,20 +39,21 @@ def _wings(board: Board, xyz: bool) -> list[tuple[int, int]]:
     return found
 
 
-def _apply(board: Board, xyz: bool) -> int:
-    """Remove z from the cells every wing pattern sees; the count of patterns that removed."""
-    fired = 0
+def _apply(board: Board, xyz: bool) -> Found:
+    """Remove z from the cells every wing pattern sees; fired: the patterns that removed."""
+    found = NOTHING
     for sees, z in _wings(board, xyz):
-        hits = [eliminate(board, i, z) for i in cells_of(sees)]
-        fired += any(hits)
-    return fired
+        found += remove(board, cells_of(sees), z)
+        if found.contradiction:
+            break
+    return found
 
 
-def xy_wing(board: Board) -> int:
-    """XY-Wing (SE 4.2)."""
+def xy_wing(board: Board) -> Found:
+    """XY-Wing."""
     return _apply(board, xyz=False)
 
 
-def xyz_wing(board: Board) -> int:
-    """XYZ-Wing (SE 4.4)."""
+def xyz_wing(board: Board) -> Found:
+    """XYZ-Wing."""
     return _apply(board, xyz=True)

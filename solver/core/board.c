@@ -1,14 +1,9 @@
-/* The pencil-marked board (solver/board.py) and solver/bitboard.py's digit boards. */
+/* The pencil-marked board (solver/board.py) and solver/bitboard.py's digit boards. Changes
+ * report what they found as a Found, never through the board. */
 #include <stddef.h>
 #include <string.h>
 
 #include "core.h"
-
-void contradict(Board *b, int kind, int a, int bval) {
-    b->contradiction = kind;
-    b->contra_a = a;
-    b->contra_b = bval;
-}
 
 void board_from_grid(Board *b, const uint8_t grid[81]) {
     memset(b, 0, offsetof(Board, digits));  /* the views are built on demand */
@@ -35,20 +30,20 @@ void board_from_grid(Board *b, const uint8_t grid[81]) {
         mask_t seen = used[ROW_OF[i]] | used[9 + COL_OF[i]] | used[18 + BOX_OF[i]];
         b->cands[i] = (mask_t)(ALL_DIGITS & ~seen);
     }
-    for (int i = 0; i < 81; i++) {
-        if (!grid[i] && !b->cands[i]) {
-            contradict(b, NO_CANDIDATE, i, 0);
-            break;
-        }
-    }
 }
 
-int board_place(Board *b, int i, mask_t bit) {
-    mask_t *cands = b->cands;
-    if (!(cands[i] & bit)) {
-        contradict(b, CANNOT_HOLD, i, digit_of(bit));
-        return 0;
+/* An empty cell without candidates (the first), or kind NO_CONTRADICTION. */
+Contradiction first_dead_cell(const Board *b) {
+    Contradiction none = {NO_CONTRADICTION, 0, 0};
+    for (int i = 0; i < 81; i++) {
+        if (!b->values[i] && !b->cands[i]) return (Contradiction){NO_CANDIDATE, i, 0};
     }
+    return none;
+}
+
+Found board_place(Board *b, int i, mask_t bit) {
+    mask_t *cands = b->cands;
+    if (!(cands[i] & bit)) return broken(CANNOT_HOLD, i, digit_of(bit));
     b->values[i] = (uint8_t)digit_of(bit);
     b->version++;
     cands[i] = 0;
@@ -60,22 +55,30 @@ int board_place(Board *b, int i, mask_t bit) {
         int p = PEERS[i][k];
         if (cands[p] & bit) {
             cands[p] ^= bit;
-            if (!cands[p]) {
-                contradict(b, NO_CANDIDATE, p, 0);
-                return 0;
-            }
+            if (!cands[p]) return broken(NO_CANDIDATE, p, 0);
         }
     }
-    return 1;
+    return ONE;
 }
 
-int board_eliminate(Board *b, int i, mask_t mask) {
+/* Remove the digits of `mask` from every cell of `cells`: ONE if anything was removed (one
+ * instance), NOTHING otherwise, with the lowest cell left without candidates. */
+Found board_remove(Board *b, bb_t cells, mask_t mask) {
     mask_t *cands = b->cands;
-    if (!(cands[i] & mask)) return 0;
+    int removed = 0, dead = 81;
+    for (bb_t r = cells; r; r &= r - 1) {
+        int i = bb_first(r);
+        if (cands[i] & mask) {
+            cands[i] &= (mask_t)~mask;
+            removed = 1;
+            if (!cands[i] && i < dead) dead = i;
+        }
+    }
+    if (!removed) return NOTHING;
     b->version++;
-    cands[i] &= (mask_t)~mask;
-    if (!cands[i]) contradict(b, NO_CANDIDATE, i, 0);
-    return 1;
+    if (dead == 81) return ONE;
+    Found found = {1, 0, {NO_CANDIDATE, dead, 0}};
+    return found;
 }
 
 const bb_t *board_digits(Board *b) {
@@ -130,14 +133,14 @@ void board_masks(const Board *b, mask_t out[81]) {
 }
 
 /* solver/singles.py's place_all: each (cell, bit) not placed yet; stops on a contradiction. */
-int place_all(Board *b, const int (*placements)[2], int n) {
-    int fired = 0;
+Found place_all(Board *b, const int (*placements)[2], int n) {
+    Found found = NOTHING;
     for (int k = 0; k < n; k++) {
         int i = placements[k][0];
         mask_t bit = (mask_t)placements[k][1];
         if (b->values[i] == digit_of(bit)) continue;
-        if (!board_place(b, i, bit)) return fired;
-        fired++;
+        found = found_add(found, board_place(b, i, bit));
+        if (found.why.kind) return found;
     }
-    return fired;
+    return found;
 }

@@ -3,17 +3,6 @@
 
 #include "core.h"
 
-/* SE's extra difficulty, in tenths, for a chain of `length` implications. */
-static int length_bonus(int length) {
-    int added = 0, ceiling = 4, odd = 0;
-    while (length > ceiling) {
-        added++;
-        ceiling = odd ? ceiling * 4 / 3 : ceiling * 3 / 2;
-        odd = !odd;
-    }
-    return added;
-}
-
 static void state_of(const Board *b, mask_t c[STATE]) {
     board_masks(b, c);
     for (int u = 0; u < 27; u++) {
@@ -44,37 +33,34 @@ static int branch(const mask_t base[STATE], int i, mask_t bit, mask_t child[STAT
     return 1;
 }
 
-static int conclude(Board *b, int i, const mask_t base[STATE]) {
+static Found conclude(Board *b, int i, const mask_t base[STATE]) {
     mask_t lo = (mask_t)(base[i] & -base[i]), hi = (mask_t)(base[i] ^ lo);
     mask_t left[STATE], right[STATE];
     int n1, n2;
     int left_ok = branch(base, i, lo, left, &n1);
     int right_ok = branch(base, i, hi, right, &n2);
     if (!left_ok || !right_ok) {
-        if (!left_ok && !right_ok) {
-            contradict(b, BOTH_BRANCHES, 0, 0);
-            return 0;
-        }
-        b->bonus = length_bonus(!left_ok ? n1 : n2);
-        return board_place(b, i, !left_ok ? hi : lo) ? 1 : 0;
+        if (!left_ok && !right_ok) return broken(BOTH_BRANCHES, i, 0);
+        Found found = board_place(b, i, !left_ok ? hi : lo);
+        return with_bonus(found, T.length_bonus[!left_ok ? n1 : n2]);
     }
-    int fired = 0;
+    Found found = NOTHING;
     for (int k = 0; k < 81; k++) {
         unsigned agreed = left[k] | right[k];
-        if (b->cands[k] & ~agreed) fired += board_eliminate(b, k, (mask_t)(~agreed & ALL_DIGITS));
+        if (b->cands[k] & ~agreed)
+            found = found_add(found, board_remove(b, bb_cell(k), (mask_t)(~agreed & ALL_DIGITS)));
     }
-    if (fired) b->bonus = length_bonus(n1 < n2 ? n1 : n2);
-    return fired;
+    return found.fired ? with_bonus(found, T.length_bonus[n1 < n2 ? n1 : n2]) : found;
 }
 
-int forcing_chain(Board *b) {
+Found forcing_chain(Board *b) {
     mask_t base[STATE];
     state_of(b, base);
     for (int i = 0; i < 81; i++) {
         if (pop(b->cands[i]) == 2) {
-            int fired = conclude(b, i, base);
-            if (fired || b->contradiction) return fired;
+            Found found = conclude(b, i, base);
+            if (found.fired || found.why.kind) return found;
         }
     }
-    return 0;
+    return NOTHING;
 }

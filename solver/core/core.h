@@ -62,14 +62,69 @@ static inline int comb_next(int *idx, int size, int n) {
 }
 /* Iterate the cells of a bitboard, ascending: for (bb_t r = b; r; r &= r - 1) { i = bb_first(r); } */
 
-/* ---- board.c: placed digits, candidates, the first contradiction met ---- */
-enum contradiction {
-    NO_CONTRADICTION = 0,
-    NO_CANDIDATE,     /* "cell {a} has no candidate left" */
-    CANNOT_HOLD,      /* "cell {a} cannot hold {b}" */
-    NO_PLACE,         /* "digit {b} has no place left in {unit a}" */
-    BOTH_BRANCHES,    /* "both candidates of a cell lead to a contradiction" */
+/* ---- configure.c: the reference's tables, handed over by solver/native.py at import ---- */
+/* Why a position cannot be completed (solver/board.py's CONTRADICTIONS, matched by name). */
+enum contradiction_kind { NO_CONTRADICTION = 0, NO_CANDIDATE, CANNOT_HOLD, NO_PLACE, BOTH_BRANCHES,
+                          CONTRADICTION_KINDS };
+extern const char *const CONTRADICTION_NAMES[CONTRADICTION_KINDS];
+
+#define MAX_RUNGS 64
+#define MAX_LENGTH 81             /* the longest chain: a chain's length counts changed cells */
+#define MAX_COPIES 16             /* symmetric copies searched for the estimate */
+typedef struct Board Board;
+typedef struct Found Found;
+typedef Found (*technique_fn)(Board *);
+typedef struct {
+    const char *name;             /* owned by the configured ladder (Python str, kept alive) */
+    int tenths;                   /* the SE value, in tenths */
+    int estimated;                /* rated by the estimate above the exact ladder */
+    int assumes_uniqueness;       /* a path using it proves nothing about uniqueness */
+    technique_fn apply;
+} Rung;
+typedef struct {
+    Rung rungs[MAX_RUNGS];
+    int n;
+    int exact[MAX_RUNGS], n_exact; /* the rungs not estimated, in ladder order */
+    int all[MAX_RUNGS];            /* every rung, in ladder order */
+    int length_bonus[MAX_LENGTH + 1];
+    int ur_type_2_bonus;
+    double buckets[8];            /* upper bounds of the labels below the top bucket */
+    int n_buckets;                /* label n_buckets: the top bucket; n_buckets + 1: search */
+    double scale_bottom, search_floor, scale_top;
+    double estimate_base, estimate_slope, candidate_weight;
+    int copies, copy_guess_limit;
+    uint8_t empty_char[128];      /* 1 for the characters that mark an empty cell */
+} Tables;
+extern Tables T;
+
+/* ---- board.c: placed digits, candidates, and what a change finds ---- */
+typedef struct {
+    int kind, at, digit;          /* at: the cell, or the unit for NO_PLACE; digit 0 if none */
+} Contradiction;
+
+/* What applying a technique did (solver/board.py's Found). */
+struct Found {
+    int fired;                    /* instances (or changes) that changed the board */
+    int bonus;                    /* tenths added to the rung's value by the instance */
+    Contradiction why;            /* kind NO_CONTRADICTION when none was met */
 };
+static const Found NOTHING = {0, 0, {0, 0, 0}};
+static const Found ONE = {1, 0, {0, 0, 0}};
+static inline Found broken(int kind, int at, int digit) {
+    Found f = {0, 0, {kind, at, digit}};
+    return f;
+}
+/* Both findings together: changes added, the larger bonus, the first contradiction. */
+static inline Found found_add(Found a, Found b) {
+    a.fired += b.fired;
+    if (b.bonus > a.bonus) a.bonus = b.bonus;
+    if (!a.why.kind) a.why = b.why;
+    return a;
+}
+static inline Found with_bonus(Found f, int bonus) {
+    f.bonus = bonus;
+    return f;
+}
 
 typedef struct {
     int unit, a, b;               /* a strong link: the digit's only two cells a < b in unit */
@@ -81,13 +136,11 @@ typedef struct {
 
 #define MAX_LOCKS 256
 
-typedef struct {
+struct Board {
     uint8_t values[81];
     mask_t cands[81];
     uint8_t unit_empty[27];       /* empty cells per unit */
     int empty;
-    int contradiction, contra_a, contra_b;
-    int bonus;                    /* tenths added to the rung's value by this instance */
     /* Views of the candidates, each computed on demand and kept while the board does not
      * change (`version` moves with every change). A technique reads the views it needs
      * before changing anything, so what it reads is the state it started from. */
@@ -98,46 +151,37 @@ typedef struct {
     uint8_t n_links[9];
     Lock locks[2][MAX_LOCKS];     /* [0] claiming, [1] pointing */
     int n_locks[2];
-} Board;
+};
 
 void board_from_grid(Board *b, const uint8_t grid[81]);
-int board_place(Board *b, int i, mask_t bit);
-int board_eliminate(Board *b, int i, mask_t mask);
+Contradiction first_dead_cell(const Board *b);
+Found board_place(Board *b, int i, mask_t bit);
+Found board_remove(Board *b, bb_t cells, mask_t mask);
 const bb_t *board_digits(Board *b);
 const uint16_t (*board_positions(Board *b))[9];
 const Link *board_links(Board *b, int digit, int *n);
 const Lock *board_locks(Board *b, int is_pointing, int *n);
 void board_masks(const Board *b, mask_t out[81]);
-void contradict(Board *b, int kind, int a, int bval);
-int place_all(Board *b, const int (*placements)[2], int n);
+Found place_all(Board *b, const int (*placements)[2], int n);
 
-/* ---- techniques: (Board *) -> times fired ---- */
-typedef int (*technique_fn)(Board *);
-int full_house(Board *), hidden_single_box(Board *), hidden_single_line(Board *);
-int naked_single(Board *);
-int direct_pointing(Board *), direct_claiming(Board *), pointing(Board *), claiming(Board *);
-int direct_hidden_pair(Board *), direct_hidden_triple(Board *);
-int naked_pair(Board *), naked_triple(Board *), naked_quad(Board *);
-int hidden_pair(Board *), hidden_triple(Board *), hidden_quad(Board *);
-int x_wing(Board *), swordfish(Board *), jellyfish(Board *);
-int skyscraper(Board *), two_string_kite(Board *), turbot_fish(Board *);
-int empty_rectangle(Board *);
-int xy_wing(Board *), xyz_wing(Board *);
-int unique_rectangle(Board *), bug(Board *);
-int forcing_chain(Board *);
+/* ---- techniques: (Board *) -> Found; the registry (ladder.c) gives them their names ---- */
+Found full_house(Board *), hidden_single_box(Board *), hidden_single_line(Board *);
+Found naked_single(Board *);
+Found direct_pointing(Board *), direct_claiming(Board *), pointing(Board *), claiming(Board *);
+Found direct_hidden_pair(Board *), direct_hidden_triple(Board *);
+Found naked_pair(Board *), naked_triple(Board *), naked_quad(Board *);
+Found hidden_pair(Board *), hidden_triple(Board *), hidden_quad(Board *);
+Found x_wing(Board *), swordfish(Board *), jellyfish(Board *);
+Found skyscraper(Board *), two_string_kite(Board *), turbot_fish(Board *);
+Found empty_rectangle(Board *);
+Found xy_wing(Board *), xyz_wing(Board *);
+Found unique_rectangle(Board *), bug(Board *);
+Found forcing_chain(Board *);
 
 /* ---- ladder.c ---- */
-#define RUNGS 28
-#define EXACT_RUNGS 27            /* every rung but the forcing chain (rated by estimate) */
-#define RUNG_FORCING_CHAIN 27
-#define RUNG_UNIQUE_RECTANGLE 22
-#define RUNG_BUG 26
-typedef struct {
-    const char *name;
-    int tenths;                   /* the SE value, in tenths */
-    technique_fn apply;
-} Rung;
-extern const Rung LADDER[RUNGS];
+technique_fn technique_named(const char *name);
+int technique_count(void);
+const char *technique_name(int k);
 
 typedef struct {
     uint8_t rung;
@@ -150,7 +194,7 @@ typedef struct {
     int n;
 } Path;
 
-void climb(Board *b, int rungs, Path *path, int counts[RUNGS]);
+Contradiction climb(Board *b, const int *rungs, int n, Path *path, int counts[MAX_RUNGS]);
 
 /* ---- search.c ---- */
 #define STATE 108                 /* 81 cell masks, then the digits placed in each unit */
@@ -171,20 +215,22 @@ void rate(const Path *path, int has_beyond, double beyond, double *score, double
 int label_of(double score, int searched);
 
 /* ---- engine.c ---- */
-enum status { SOLVED, MULTIPLE, UNSOLVABLE, INVALID, GAVE_UP, SOLVER_BUG };
+/* solver/result.py's STATUSES (matched by name), and the core's signal of a refused answer. */
+enum status { SOLVED, MULTIPLE, UNSOLVABLE, INVALID, GAVE_UP, SOLVER_BUG, STATUS_KINDS };
+extern const char *const STATUS_NAMES[STATUS_KINDS];
 typedef struct {
     int status;
     int givens;
     int solved_by_elimination;
-    int counts[RUNGS];
+    int counts[MAX_RUNGS];
     int hardest;                  /* rung index, -1 if none fired */
     int64_t depth, guesses, backtracks, nodes;
-    int contradiction, contra_a, contra_b;   /* reason of unsolvable (kind 0: none) */
-    int no_solution;              /* reason: "no solution: every branch of the search fails" */
+    Contradiction why;            /* reason of unsolvable (kind 0: none) */
+    int no_solution;              /* reason: solver.engine.NO_SOLUTION */
     uint8_t solution[81];
     int rated;
     double score, ep, ed;
-    int label;                    /* index into LABELS */
+    int label;                    /* index into the configured labels */
 } Outcome;
 
 void solve_grid(const uint8_t grid[81], int64_t budget, Outcome *out);

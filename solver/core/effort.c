@@ -1,18 +1,11 @@
 /* Search effort over symmetric copies of a position (solver/effort.py), and the estimate
- * above the exact ladder (solver/rating.py: stalled_score, estimate). */
+ * above the exact ladder (solver/rating.py: stalled_score, estimate). The constants are the
+ * reference's (configure.c). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 
 #include "core.h"
-
-#define COPIES 4
-#define COPY_GUESS_LIMIT 100
-#define ESTIMATE_BASE 4.05
-#define ESTIMATE_SLOPE 0.5
-#define CANDIDATE_WEIGHT 0.03
-#define SEARCH_FLOOR 5.7
-#define SCALE_TOP 11.9
 
 typedef struct {
     uint64_t state;
@@ -70,11 +63,11 @@ static double mean_log_guesses(const mask_t masks[81], int64_t budget, int64_t f
                                int has_first) {
     SplitMix64 rng = {position_seed(masks)};
     Search run;
-    double logs[COPIES];
+    double logs[MAX_COPIES];
     int n = 0;
     int64_t total = 0;
-    for (int k = 0; k < COPIES; k++) {
-        if (total >= COPY_GUESS_LIMIT) break;
+    for (int k = 0; k < T.copies; k++) {
+        if (total >= T.copy_guess_limit) break;
         int64_t guesses;
         if (k == 0 && has_first) {
             guesses = first;
@@ -101,9 +94,9 @@ static double round_to(double x, int digits) {
 }
 
 static double estimate(double effort, int candidates) {
-    double raw = ESTIMATE_BASE + ESTIMATE_SLOPE * (effort + CANDIDATE_WEIGHT * candidates);
-    double floored = raw > SEARCH_FLOOR ? raw : SEARCH_FLOOR;
-    return round_to(floored < SCALE_TOP ? floored : SCALE_TOP, 2);
+    double raw = T.estimate_base + T.estimate_slope * (effort + T.candidate_weight * candidates);
+    double floored = raw > T.search_floor ? raw : T.search_floor;
+    return round_to(floored < T.scale_top ? floored : T.scale_top, 2);
 }
 
 double stalled_score(const mask_t masks[81], int64_t budget, int64_t first, int has_first) {

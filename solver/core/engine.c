@@ -32,31 +32,38 @@ static int is_solution(const uint8_t grid[81], const uint8_t full[81]) {
     return 1;
 }
 
-static int hardest_rung(const int counts[RUNGS]) {
+static int hardest_rung(const int counts[MAX_RUNGS]) {
     int best = -1;
-    for (int k = 0; k < RUNGS; k++) {
-        if (counts[k] && (best < 0 || LADDER[k].tenths > LADDER[best].tenths)) best = k;
+    for (int k = 0; k < T.n; k++) {
+        if (counts[k] && (best < 0 || T.rungs[k].tenths > T.rungs[best].tenths)) best = k;
     }
     return best;
 }
 
 static void unrated(Outcome *out, int status) { out->status = status; }
 
-/* Copy the search's verdict into the outcome; 1 when it settles the result (not unique). */
-static int settle(const uint8_t grid[81], const Search *run, Outcome *out) {
+/* What a finished search says (solver/engine.py's verdict): 1 when it settles the result
+ * (not uniquely solvable, or the search gave up), 0 when there is exactly one solution. */
+static int verdict(const uint8_t grid[81], const Search *run, Outcome *out) {
+    if (run->gave_up) {
+        unrated(out, GAVE_UP);
+        return 1;
+    }
     int found = run->solutions < 2 ? run->solutions : 2;
-    for (int k = 0; k < found && !run->gave_up; k++) {
+    for (int k = 0; k < found; k++) {
         if (!is_solution(grid, run->solution[k])) {
             unrated(out, SOLVER_BUG);
             return 1;
         }
     }
-    if (run->gave_up) unrated(out, GAVE_UP);
-    else if (!run->solutions) {
+    if (!run->solutions) {
         out->no_solution = 1;
         unrated(out, UNSOLVABLE);
-    } else if (run->solutions > 1) unrated(out, MULTIPLE);
-    else return 0;
+    } else if (run->solutions > 1) {
+        unrated(out, MULTIPLE);
+    } else {
+        return 0;
+    }
     return 1;
 }
 
@@ -75,6 +82,26 @@ static void solved(const uint8_t grid[81], const uint8_t solution[81], const Pat
 
 static Path path;  /* the core runs under the GIL: one caller at a time */
 
+/* Climb the exact ladder, then the whole ladder if it stalls (solver/engine.py's _climb);
+ * `stall` gets the pencil marks where the exact ladder stalled, `stalled` says if it did. */
+static Contradiction climb_all(Board *board, Outcome *out, mask_t stall[81], int *stalled) {
+    Contradiction why = first_dead_cell(board);
+    *stalled = 0;
+    if (why.kind) return why;
+    why = climb(board, T.exact, T.n_exact, &path, out->counts);
+    if (!board->empty || why.kind) return why;
+    board_masks(board, stall);
+    *stalled = 1;
+    return climb(board, T.all, T.n, &path, out->counts);
+}
+
+static int assumed_uniqueness(const int counts[MAX_RUNGS]) {
+    for (int k = 0; k < T.n; k++) {
+        if (counts[k] && T.rungs[k].assumes_uniqueness) return 1;
+    }
+    return 0;
+}
+
 void solve_grid(const uint8_t grid[81], int64_t budget, Outcome *out) {
     memset(out, 0, sizeof *out);
     out->hardest = -1;
@@ -87,30 +114,21 @@ void solve_grid(const uint8_t grid[81], int64_t budget, Outcome *out) {
     board_from_grid(&board, grid);
     path.n = 0;
     mask_t stall[81];
-    int stalled = 0;
-    if (!board.contradiction) {
-        climb(&board, EXACT_RUNGS, &path, out->counts);
-        if (board.empty && !board.contradiction) {
-            board_masks(&board, stall);
-            stalled = 1;
-            climb(&board, RUNGS, &path, out->counts);
-        }
-    }
-    out->solved_by_elimination = !board.empty && !board.contradiction;
+    int stalled;
+    Contradiction why = climb_all(&board, out, stall, &stalled);
+    out->solved_by_elimination = !board.empty && !why.kind;
     out->hardest = hardest_rung(out->counts);
-    if (out->counts[RUNG_UNIQUE_RECTANGLE] || out->counts[RUNG_BUG]) {
+    if (assumed_uniqueness(out->counts)) {
         Board fresh;
         mask_t masks[81];
         Search proof;
         board_from_grid(&fresh, grid);
         board_masks(&fresh, masks);
         search_run(&proof, budget, masks);
-        if (settle(grid, &proof, out)) return;
+        if (verdict(grid, &proof, out)) return;
     }
-    if (board.contradiction) {
-        out->contradiction = board.contradiction;
-        out->contra_a = board.contra_a;
-        out->contra_b = board.contra_b;
+    if (why.kind) {
+        out->why = why;
         unrated(out, UNSOLVABLE);
         return;
     }
@@ -128,7 +146,7 @@ void solve_grid(const uint8_t grid[81], int64_t budget, Outcome *out) {
     out->guesses = run.guesses;
     out->backtracks = run.backtracks;
     out->nodes = run.nodes;
-    if (settle(grid, &run, out)) return;
+    if (verdict(grid, &run, out)) return;
     int same = memcmp(stall, masks, sizeof masks) == 0;
     double beyond = stalled_score(stall, budget, run.guesses, same);
     solved(grid, run.solution[0], &path, 1, beyond, 1, out);

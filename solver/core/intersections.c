@@ -66,23 +66,20 @@ const Lock *board_locks(Board *b, int is_pointing, int *count) {
     return b->locks[is_pointing];
 }
 
-static int locked(Board *b, int is_pointing) {
-    int n, fired = 0;
+static Found locked(Board *b, int is_pointing) {
+    int n;
+    Found out = NOTHING;
     const Lock *found = board_locks(b, is_pointing, &n);
     for (int k = 0; k < n; k++) {
         mask_t bit = (mask_t)(1u << found[k].digit);
-        bb_t source = UNIT_BB[found[k].source];
-        int hit = 0;
-        for (int j = 0; j < 9; j++) {
-            int i = UNITS[found[k].target][j];
-            if (!bb_has(source, i)) hit |= board_eliminate(b, i, bit);
-        }
-        fired += hit;
+        bb_t cells = UNIT_BB[found[k].target] & ~UNIT_BB[found[k].source];
+        out = found_add(out, board_remove(b, cells, bit));
+        if (out.why.kind) break;
     }
-    return fired;
+    return out;
 }
 
-static int direct(Board *b, int is_pointing) {
+static Found direct(Board *b, int is_pointing) {
     int placements[2 * MAX_LOCKS][2];
     const bb_t *boards = board_digits(b);
     int n, count = 0;
@@ -108,7 +105,7 @@ static int direct(Board *b, int is_pointing) {
     return place_all(b, (const int (*)[2])placements, count);
 }
 
-int pointing(Board *b) { return locked(b, 1); }
-int claiming(Board *b) { return locked(b, 0); }
-int direct_pointing(Board *b) { return direct(b, 1); }
-int direct_claiming(Board *b) { return direct(b, 0); }
+Found pointing(Board *b) { return locked(b, 1); }
+Found claiming(Board *b) { return locked(b, 0); }
+Found direct_pointing(Board *b) { return direct(b, 1); }
+Found direct_claiming(Board *b) { return direct(b, 0); }

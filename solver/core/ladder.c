@@ -1,56 +1,59 @@
-/* The ladder (solver/ladder.py): rungs in Sudoku Explainer's order, easiest first. */
+/* The ladder (solver/ladder.py): the techniques by name, and the climb. The rungs, their order
+ * and their values are the reference's, handed over at import (configure.c); here each
+ * technique is only named, so that the reference's names find their C function. */
+#include <string.h>
+
 #include "core.h"
 
-const Rung LADDER[RUNGS] = {
-    {"full_house", 10, full_house},
-    {"hidden_single_box", 12, hidden_single_box},
-    {"hidden_single_line", 15, hidden_single_line},
-    {"direct_pointing", 17, direct_pointing},
-    {"direct_claiming", 19, direct_claiming},
-    {"direct_hidden_pair", 20, direct_hidden_pair},
-    {"naked_single", 23, naked_single},
-    {"direct_hidden_triple", 25, direct_hidden_triple},
-    {"pointing", 26, pointing},
-    {"claiming", 28, claiming},
-    {"naked_pair", 30, naked_pair},
-    {"x_wing", 32, x_wing},
-    {"hidden_pair", 34, hidden_pair},
-    {"naked_triple", 36, naked_triple},
-    {"swordfish", 38, swordfish},
-    {"hidden_triple", 40, hidden_triple},
-    {"skyscraper", 40, skyscraper},
-    {"two_string_kite", 41, two_string_kite},
-    {"turbot_fish", 42, turbot_fish},
-    {"empty_rectangle", 43, empty_rectangle},
-    {"xy_wing", 42, xy_wing},
-    {"xyz_wing", 44, xyz_wing},
-    {"unique_rectangle", 45, unique_rectangle},
-    {"naked_quad", 50, naked_quad},
-    {"jellyfish", 52, jellyfish},
-    {"hidden_quad", 54, hidden_quad},
-    {"bug", 56, bug},
-    {"forcing_chain", 66, forcing_chain},
+#define TECHNIQUE(fn) {#fn, fn}
+static const struct {
+    const char *name;
+    technique_fn apply;
+} TECHNIQUES[] = {
+    TECHNIQUE(full_house),        TECHNIQUE(hidden_single_box),    TECHNIQUE(hidden_single_line),
+    TECHNIQUE(direct_pointing),   TECHNIQUE(direct_claiming),      TECHNIQUE(direct_hidden_pair),
+    TECHNIQUE(naked_single),      TECHNIQUE(direct_hidden_triple), TECHNIQUE(pointing),
+    TECHNIQUE(claiming),          TECHNIQUE(naked_pair),           TECHNIQUE(x_wing),
+    TECHNIQUE(hidden_pair),       TECHNIQUE(naked_triple),         TECHNIQUE(swordfish),
+    TECHNIQUE(hidden_triple),     TECHNIQUE(skyscraper),           TECHNIQUE(two_string_kite),
+    TECHNIQUE(turbot_fish),       TECHNIQUE(empty_rectangle),      TECHNIQUE(xy_wing),
+    TECHNIQUE(xyz_wing),          TECHNIQUE(unique_rectangle),     TECHNIQUE(naked_quad),
+    TECHNIQUE(jellyfish),         TECHNIQUE(hidden_quad),          TECHNIQUE(bug),
+    TECHNIQUE(forcing_chain),
 };
 
-/* Apply the easiest rung that fires until the board is solved, stuck or contradictory;
- * counts[k] grows by the times rung k fired, and each step goes on the path. */
-void climb(Board *b, int rungs, Path *path, int counts[RUNGS]) {
+int technique_count(void) { return (int)(sizeof TECHNIQUES / sizeof TECHNIQUES[0]); }
+const char *technique_name(int k) { return TECHNIQUES[k].name; }
+
+technique_fn technique_named(const char *name) {
+    for (int k = 0; k < technique_count(); k++) {
+        if (!strcmp(TECHNIQUES[k].name, name)) return TECHNIQUES[k].apply;
+    }
+    return NULL;
+}
+
+/* Apply the easiest of `rungs` (ladder indices, in order) that fires until the board is
+ * solved, stuck or contradictory; counts[k] grows by the times rung k fired, and each step
+ * goes on the path. Returns the contradiction that stopped the climb (kind 0: none). */
+Contradiction climb(Board *b, const int *rungs, int n, Path *path, int counts[MAX_RUNGS]) {
     int k = 0;
-    while (k < rungs && b->empty && !b->contradiction) {
-        b->bonus = 0;
+    while (k < n && b->empty) {
+        const Rung *rung = &T.rungs[rungs[k]];
         int empty = b->empty;
-        int fired = LADDER[k].apply(b);
-        if (fired) {
-            counts[k] += fired;
+        Found found = rung->apply(b);
+        if (found.fired) {
+            counts[rungs[k]] += found.fired;
             if (path->n < MAX_STEPS) {
                 Step *step = &path->steps[path->n++];
-                step->rung = (uint8_t)k;
-                step->tenths = (int16_t)(LADDER[k].tenths + b->bonus);
+                step->rung = (uint8_t)rungs[k];
+                step->tenths = (int16_t)(rung->tenths + found.bonus);
                 step->placed = b->empty < empty;
             }
             k = 0;
         } else {
             k++;
         }
+        if (found.why.kind) return found.why;
     }
+    return (Contradiction){NO_CONTRADICTION, 0, 0};
 }

@@ -1,22 +1,16 @@
-/* The Python face of the core: solver._core.solve_many(puzzles, node_budget) -> list.
+/* The Python face of the core: solver._core.configure(tables) once, then
+ * solver._core.solve_many(puzzles, node_budget) -> list.
  *
  * Each puzzle must be a str. One in the plain form (ASCII whitespace around 81 cells of
- * digits and the empty markers ".0-_*x") gives (SolveResult, seconds it took); any other
+ * digits and the reference's empty markers) gives (SolveResult, seconds it took); any other
  * gives None, for the reference parser to explain or normalise (see solver/native.py). An
  * invalid puzzle's reason is left None for the reference to word; status "solver_bug" means
- * the independent check refused an answer. The GIL is held throughout: the core keeps scratch space
- * in static storage and is called once per batch.
+ * the independent check refused an answer. The GIL is held throughout: the core keeps scratch
+ * space in static storage and is called once per batch.
  */
-#define PY_SSIZE_T_CLEAN
-#include <Python.h>
 #include <time.h>
 
-#include "core.h"
-
-static const char *STATUS_NAMES[] = {"solved", "multiple", "unsolvable", "invalid", "gave_up",
-                                     "solver_bug"};
-static const char *LABEL_NAMES[] = {"easy", "medium", "hard", "diabolical", "extreme"};
-static PyObject *statuses[6], *labels[5], *rung_names[RUNGS];
+#include "module.h"
 
 static int is_space(Py_UCS1 c) { return c == ' ' || (c >= '\t' && c <= '\r') || (c >= 0x1c && c <= 0x1f); }
 
@@ -31,28 +25,22 @@ static int read_plain(PyObject *text, uint8_t grid[81]) {
     for (int i = 0; i < 81; i++) {
         Py_UCS1 c = s[start + i];
         if (c >= '1' && c <= '9') grid[i] = (uint8_t)(c - '0');
-        else if (c == '.' || c == '0' || c == '-' || c == '_' || c == '*' || c == 'x') grid[i] = 0;
+        else if (T.empty_char[c]) grid[i] = 0;
         else return 0;
     }
     return 1;
 }
 
+/* Why an unsolvable puzzle has no solution, worded by the reference's Contradiction. */
 static PyObject *reason_of(const Outcome *o) {
-    int a = o->contra_a;
-    switch (o->contradiction) {
-    case NO_CANDIDATE:
-        return PyUnicode_FromFormat("cell r%dc%d has no candidate left", a / 9 + 1, a % 9 + 1);
-    case CANNOT_HOLD:
-        return PyUnicode_FromFormat("cell r%dc%d cannot hold %d", a / 9 + 1, a % 9 + 1, o->contra_b);
-    case NO_PLACE: {
-        static const char *kinds[] = {"row", "column", "box"};
-        return PyUnicode_FromFormat("digit %d has no place left in %s %d", o->contra_b,
-                                    kinds[a / 9], a % 9 + 1);
+    if (o->why.kind) {
+        PyObject *why = PyObject_CallFunction(G.contradiction_class, "Oii", G.contradictions[o->why.kind],
+                                              o->why.at, o->why.digit);
+        PyObject *words = why ? PyObject_Str(why) : NULL;
+        Py_XDECREF(why);
+        return words;
     }
-    case BOTH_BRANCHES:
-        return PyUnicode_FromString("both candidates of a cell lead to a contradiction");
-    }
-    if (o->no_solution) return PyUnicode_FromString("no solution: every branch of the search fails");
+    if (o->no_solution) return Py_NewRef(G.no_solution);
     Py_RETURN_NONE;
 }
 
@@ -64,10 +52,10 @@ static PyObject *text_of(const uint8_t grid[81], int dots) {
 
 static PyObject *counts_of(const Outcome *o) {
     PyObject *counts = PyDict_New();
-    for (int k = 0; counts && k < RUNGS; k++) {
+    for (int k = 0; counts && k < T.n; k++) {
         if (!o->counts[k]) continue;
         PyObject *n = PyLong_FromLong(o->counts[k]);
-        if (!n || PyDict_SetItem(counts, rung_names[k], n) < 0) Py_CLEAR(counts);
+        if (!n || PyDict_SetItem(counts, G.rung_names[k], n) < 0) Py_CLEAR(counts);
         Py_XDECREF(n);
     }
     return counts;
@@ -81,8 +69,7 @@ static PyObject *number_or_none(int rated, double x) {
 /* The frozen dataclass instances, built as their own __init__ would leave them: a fresh
  * instance and its field dict (technique_counts read-only, as Metrics.__post_init__ makes it).
  * Five microseconds of Python per puzzle saved; the differential tests compare the objects. */
-static PyObject *result_class, *metrics_class, *no_args;
-static PyObject *metric_fields[8], *result_fields[9];
+static PyObject *no_args;
 
 static PyObject *instance(PyObject *cls, PyObject *const *names, PyObject **values, int n) {
     PyObject *fields = PyDict_New(), *obj = NULL;
@@ -98,9 +85,9 @@ static PyObject *instance(PyObject *cls, PyObject *const *names, PyObject **valu
 
 static PyObject *result_of(const uint8_t grid[81], const Outcome *o, double seconds) {
     PyObject *counts = counts_of(o);
-    PyObject *metrics[8] = {
+    PyObject *metrics[METRIC_FIELD_COUNT] = {
         PyBool_FromLong(o->solved_by_elimination),
-        Py_NewRef(o->hardest >= 0 ? rung_names[o->hardest] : Py_None),
+        Py_NewRef(o->hardest >= 0 ? G.rung_names[o->hardest] : Py_None),
         counts ? PyDictProxy_New(counts) : NULL,
         PyLong_FromLongLong(o->depth),
         PyLong_FromLongLong(o->guesses),
@@ -109,18 +96,19 @@ static PyObject *result_of(const uint8_t grid[81], const Outcome *o, double seco
         PyLong_FromLongLong(o->nodes),
     };
     Py_XDECREF(counts);
-    PyObject *result[9] = {
+    PyObject *result[RESULT_FIELD_COUNT] = {
         text_of(grid, 1),
-        Py_NewRef(statuses[o->status]),
+        Py_NewRef(G.statuses[o->status]),
         o->status == SOLVED ? text_of(o->solution, 0) : Py_NewRef(Py_None),
-        reason_of(o),
-        instance(metrics_class, metric_fields, metrics, 8),
+        o->status == UNSOLVABLE ? reason_of(o) : Py_NewRef(Py_None),
+        instance(G.metrics_class, G.metric_fields, metrics, METRIC_FIELD_COUNT),
         number_or_none(o->rated, o->score),
-        Py_NewRef(o->rated ? labels[o->label] : Py_None),
+        Py_NewRef(o->rated ? G.labels[o->label] : Py_None),
         number_or_none(o->rated, o->ep),
         number_or_none(o->rated, o->ed),
     };
-    return Py_BuildValue("(Nd)", instance(result_class, result_fields, result, 9), seconds);
+    return Py_BuildValue("(Nd)", instance(G.result_class, G.result_fields, result, RESULT_FIELD_COUNT),
+                         seconds);
 }
 
 static double now(void) {
@@ -143,8 +131,13 @@ static int read_budget(PyObject *arg, int64_t *budget) {
 }
 
 static PyObject *solve_many(PyObject *self, PyObject *args) {
+    (void)self;
     PyObject *puzzles, *budget_arg;
     int64_t budget;
+    if (!G.configured) {
+        PyErr_SetString(PyExc_RuntimeError, "solver._core.configure() was not called");
+        return NULL;
+    }
     if (!PyArg_ParseTuple(args, "O!O!:solve_many", &PyList_Type, &puzzles, &PyLong_Type, &budget_arg))
         return NULL;
     if (!read_budget(budget_arg, &budget)) return NULL;
@@ -173,6 +166,8 @@ static PyObject *solve_many(PyObject *self, PyObject *args) {
 }
 
 static PyMethodDef methods[] = {
+    {"configure", configure, METH_O,
+     "configure(tables: dict) -> None: the reference's tables (see solver/native.py)"},
     {"solve_many", solve_many, METH_VARARGS,
      "solve_many(puzzles: list[str], node_budget: int) -> list[(SolveResult, float) | None]"},
     {NULL, NULL, 0, NULL},
@@ -181,25 +176,9 @@ static PyMethodDef methods[] = {
 static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "solver._core",
                                     "The compiled solver core (see solver/native.py).", -1, methods};
 
-static const char *METRIC_FIELDS[] = {"solved_by_elimination", "hardest_technique",
-                                      "technique_counts", "recursion_depth", "guesses",
-                                      "backtracks", "givens", "nodes"};
-static const char *RESULT_FIELDS[] = {"puzzle", "status", "solution", "reason", "metrics",
-                                      "difficulty_score", "difficulty", "ep", "ed"};
-
 PyMODINIT_FUNC PyInit__core(void) {
     core_init();
-    PyObject *classes = PyImport_ImportModule("solver.result");
-    if (!classes) return NULL;
-    result_class = PyObject_GetAttrString(classes, "SolveResult");
-    metrics_class = PyObject_GetAttrString(classes, "Metrics");
-    Py_DECREF(classes);
     no_args = PyTuple_New(0);
-    if (!result_class || !metrics_class || !no_args) return NULL;
-    for (int k = 0; k < 8; k++) metric_fields[k] = PyUnicode_InternFromString(METRIC_FIELDS[k]);
-    for (int k = 0; k < 9; k++) result_fields[k] = PyUnicode_InternFromString(RESULT_FIELDS[k]);
-    for (int k = 0; k < 6; k++) statuses[k] = PyUnicode_InternFromString(STATUS_NAMES[k]);
-    for (int k = 0; k < 5; k++) labels[k] = PyUnicode_InternFromString(LABEL_NAMES[k]);
-    for (int k = 0; k < RUNGS; k++) rung_names[k] = PyUnicode_InternFromString(LADDER[k].name);
+    if (!no_args) return NULL;
     return PyModule_Create(&module);
 }

@@ -2,13 +2,13 @@
 #include "core.h"
 
 static double step_value(const Step *step, int has_beyond, double beyond) {
-    if (has_beyond && step->rung == RUNG_FORCING_CHAIN) return beyond;
-    return step->tenths / 10.0;  /* the double nearest to the decimal, as round(v, 1) gives */
+    if (has_beyond && T.rungs[step->rung].estimated) return beyond;
+    return step->tenths / 10.0;  /* the double nearest to the decimal, as the reference's */
 }
 
 void rate(const Path *path, int has_beyond, double beyond, double *score, double *ep,
           double *ed) {
-    double top = 1.0;
+    double top = T.scale_bottom;
     for (int k = 0; k < path->n; k++) {
         double v = step_value(&path->steps[k], has_beyond, beyond);
         if (k == 0 || v > top) top = v;
@@ -31,11 +31,12 @@ void rate(const Path *path, int has_beyond, double beyond, double *score, double
     *ep = hardest;
 }
 
-/* Index into the labels: easy, medium, hard, diabolical, extreme. */
+/* Index into the configured labels: the first bucket whose bound the score is below, else
+ * the top bucket (n_buckets), or the search label (n_buckets + 1) when search was needed. */
 int label_of(double score, int searched) {
-    if (searched) return 4;
-    if (score < 1.5) return 0;
-    if (score < 2.5) return 1;
-    if (score < 5.0) return 2;
-    return 3;
+    if (searched) return T.n_buckets + 1;
+    for (int k = 0; k < T.n_buckets; k++) {
+        if (score < T.buckets[k]) return k;
+    }
+    return T.n_buckets;
 }

@@ -1,9 +1,9 @@
 /* Singles (solver/singles.py): full house, hidden single in a box or a line, naked single. */
 #include "core.h"
 
-static int hidden_singles(Board *b, int first_unit, int last_unit, int alone) {
+static Found hidden_singles(Board *b, int first_unit, int last_unit, int alone) {
     mask_t *cands = b->cands;
-    int fired = 0;
+    Found found = NOTHING;
     for (int u = first_unit; u < last_unit; u++) {
         /* Only units with one empty cell (alone) or with several can fire: skip the rest. */
         if (alone ? b->unit_empty[u] != 1 : b->unit_empty[u] < 2) continue;
@@ -26,28 +26,27 @@ static int hidden_singles(Board *b, int first_unit, int last_unit, int alone) {
                     break;
                 }
             }
-            if (cell < 0 || !board_place(b, cell, bit)) {
-                if (!b->contradiction) contradict(b, NO_PLACE, u, digit_of(bit));
-                return fired;
-            }
-            fired++;
+            /* none left: an earlier placement of this sweep took the digit's last place */
+            if (cell < 0) return found_add(found, broken(NO_PLACE, u, digit_of(bit)));
+            found = found_add(found, board_place(b, cell, bit));
+            if (found.why.kind) return found;
         }
     }
-    return fired;
+    return found;
 }
 
-int full_house(Board *b) { return hidden_singles(b, 0, 27, 1); }
-int hidden_single_box(Board *b) { return hidden_singles(b, 18, 27, 0); }
-int hidden_single_line(Board *b) { return hidden_singles(b, 0, 18, 0); }
+Found full_house(Board *b) { return hidden_singles(b, 0, 27, 1); }
+Found hidden_single_box(Board *b) { return hidden_singles(b, 18, 27, 0); }
+Found hidden_single_line(Board *b) { return hidden_singles(b, 0, 18, 0); }
 
-int naked_single(Board *b) {
-    int fired = 0;
+Found naked_single(Board *b) {
+    Found found = NOTHING;
     for (int i = 0; i < 81; i++) {
         unsigned c = b->cands[i];
         if (c && !(c & (c - 1))) {
-            if (!board_place(b, i, (mask_t)c)) return fired;
-            fired++;
+            found = found_add(found, board_place(b, i, (mask_t)c));
+            if (found.why.kind) return found;
         }
     }
-    return fired;
+    return found;
 }

@@ -1,9 +1,10 @@
 /* Naked and hidden subsets and SE's direct hidden pair/triple (solver/subsets.py). */
 #include "core.h"
 
-static int naked_subsets(Board *b, int size) {
+static Found naked_subsets(Board *b, int size) {
     mask_t *cands = b->cands;
-    int fired = 0, idx[4];
+    Found found = NOTHING;
+    int idx[4];
     for (int u = 0; u < 27; u++) {
         int empty[9], small[9], ne = 0, ns = 0;
         for (int k = 0; k < 9; k++) {
@@ -22,14 +23,13 @@ static int naked_subsets(Board *b, int size) {
                 group |= bb_cell(small[idx[k]]);
             }
             if (pop(join) != size) continue;
-            int hit = 0;
-            for (int k = 0; k < ne; k++) {
-                if (!bb_has(group, empty[k])) hit |= board_eliminate(b, empty[k], (mask_t)join);
-            }
-            fired += hit;
+            bb_t others = 0;
+            for (int k = 0; k < ne; k++) others |= bb_cell(empty[k]);
+            found = found_add(found, board_remove(b, others & ~group, (mask_t)join));
+            if (found.why.kind) return found;
         }
     }
-    return fired;
+    return found;
 }
 
 typedef struct {
@@ -62,21 +62,21 @@ static int hidden_sets(Board *b, int size, int is_direct, HiddenSet *found) {
     return n;
 }
 
-static int hidden_subsets(Board *b, int size) {
+static Found hidden_subsets(Board *b, int size) {
     static HiddenSet found[MAX_HIDDEN];  /* the core runs under the GIL: one caller at a time */
-    int n = hidden_sets(b, size, 0, found), fired = 0;
+    int n = hidden_sets(b, size, 0, found);
+    Found out = NOTHING;
     for (int k = 0; k < n; k++) {
-        int hit = 0;
-        for (unsigned m = found[k].spots; m; m &= m - 1) {
-            int i = UNITS[found[k].unit][low_bit_index(m)];
-            hit |= board_eliminate(b, i, (mask_t)(ALL_DIGITS & ~found[k].keep));
-        }
-        fired += hit;
+        bb_t cells = 0;
+        for (unsigned m = found[k].spots; m; m &= m - 1)
+            cells |= bb_cell(UNITS[found[k].unit][low_bit_index(m)]);
+        out = found_add(out, board_remove(b, cells, (mask_t)(ALL_DIGITS & ~found[k].keep)));
+        if (out.why.kind) break;
     }
-    return fired;
+    return out;
 }
 
-static int direct_hidden_subsets(Board *b, int size) {
+static Found direct_hidden_subsets(Board *b, int size) {
     static HiddenSet found[MAX_HIDDEN];
     static int placements[MAX_HIDDEN][2];
     int n = hidden_sets(b, size, 1, found), count = 0;
@@ -98,11 +98,11 @@ static int direct_hidden_subsets(Board *b, int size) {
     return place_all(b, (const int (*)[2])placements, count);
 }
 
-int naked_pair(Board *b) { return naked_subsets(b, 2); }
-int naked_triple(Board *b) { return naked_subsets(b, 3); }
-int naked_quad(Board *b) { return naked_subsets(b, 4); }
-int hidden_pair(Board *b) { return hidden_subsets(b, 2); }
-int hidden_triple(Board *b) { return hidden_subsets(b, 3); }
-int hidden_quad(Board *b) { return hidden_subsets(b, 4); }
-int direct_hidden_pair(Board *b) { return direct_hidden_subsets(b, 2); }
-int direct_hidden_triple(Board *b) { return direct_hidden_subsets(b, 3); }
+Found naked_pair(Board *b) { return naked_subsets(b, 2); }
+Found naked_triple(Board *b) { return naked_subsets(b, 3); }
+Found naked_quad(Board *b) { return naked_subsets(b, 4); }
+Found hidden_pair(Board *b) { return hidden_subsets(b, 2); }
+Found hidden_triple(Board *b) { return hidden_subsets(b, 3); }
+Found hidden_quad(Board *b) { return hidden_subsets(b, 4); }
+Found direct_hidden_pair(Board *b) { return direct_hidden_subsets(b, 2); }
+Found direct_hidden_triple(Board *b) { return direct_hidden_subsets(b, 3); }

@@ -5,14 +5,10 @@
 
 enum { SKYSCRAPER, KITE, TURBOT };
 
-static int clear_all(Board *b, const bb_t *clears, int n, mask_t bit) {
-    int fired = 0;
-    for (int k = 0; k < n; k++) {
-        int hit = 0;
-        for (bb_t r = clears[k]; r; r &= r - 1) hit |= board_eliminate(b, bb_first(r), bit);
-        fired += hit;
-    }
-    return fired;
+/* Remove the digit from each bitboard in turn, stopping at a contradiction. */
+static Found clear_all(Board *b, Found found, const bb_t *clears, int n, mask_t bit) {
+    for (int k = 0; k < n && !found.why.kind; k++) found = found_add(found, board_remove(b, clears[k], bit));
+    return found;
 }
 
 static inline int sees(int a, int b) {
@@ -59,22 +55,22 @@ static int pairs(bb_t bb, const Link *l, int nl, int kind, bb_t *found) {
     return n;
 }
 
-static int chains(Board *b, int kind) {
+static Found chains(Board *b, int kind) {
     bb_t boards[9], found[27 * 26 * 2];
     memcpy(boards, board_digits(b), sizeof boards);
-    int fired = 0;
-    for (int d = 0; d < 9; d++) {
+    Found out = NOTHING;
+    for (int d = 0; d < 9 && !out.why.kind; d++) {
         int nl;
         const Link *l = board_links(b, d, &nl);  /* digit d's links: unchanged so far */
         int n = pairs(boards[d], l, nl, kind, found);
-        fired += clear_all(b, found, n, (mask_t)(1u << d));
+        out = clear_all(b, out, found, n, (mask_t)(1u << d));
     }
-    return fired;
+    return out;
 }
 
-int skyscraper(Board *b) { return chains(b, SKYSCRAPER); }
-int two_string_kite(Board *b) { return chains(b, KITE); }
-int turbot_fish(Board *b) { return chains(b, TURBOT); }
+Found skyscraper(Board *b) { return chains(b, SKYSCRAPER); }
+Found two_string_kite(Board *b) { return chains(b, KITE); }
+Found turbot_fish(Board *b) { return chains(b, TURBOT); }
 
 static bb_t seen_by_all(bb_t cells) {
     bb_t seen = ~(bb_t)0;
@@ -100,11 +96,11 @@ static int er_targets(bb_t bb, const Link *l, int nl, int box, int r, int c, bb_
     return n;
 }
 
-int empty_rectangle(Board *b) {
+Found empty_rectangle(Board *b) {
     bb_t boards[9], found[27 * 4];
     memcpy(boards, board_digits(b), sizeof boards);
-    int fired = 0;
-    for (int d = 0; d < 9; d++) {
+    Found out = NOTHING;
+    for (int d = 0; d < 9 && !out.why.kind; d++) {
         bb_t bb = boards[d];
         int nl;
         const Link *l = board_links(b, d, &nl);  /* read once: the digit's state at its start */
@@ -123,10 +119,10 @@ int empty_rectangle(Board *b) {
                     int c = low_bit_index(mc);
                     if (spots & ~(UNIT_BB[r] | UNIT_BB[9 + c])) continue;
                     int n = er_targets(bb, l, nl, box, r, c, found);
-                    fired += clear_all(b, found, n, (mask_t)(1u << d));
+                    out = clear_all(b, out, found, n, (mask_t)(1u << d));
                 }
             }
         }
     }
-    return fired;
+    return out;
 }

@@ -31,9 +31,9 @@ static int rectangles(const mask_t *cands, int found[][4]) {
 
 static int found_rectangles[486][4];  /* the core runs under the GIL: one caller at a time */
 
-static int type1(Board *b) {
+static Found type1(Board *b) {
     const mask_t *cands = b->cands;
-    int fired = 0;
+    Found found = NOTHING;
     int n = rectangles(cands, found_rectangles);
     for (int k = 0; k < n; k++) {
         const int *rect = found_rectangles[k];
@@ -50,16 +50,19 @@ static int type1(Board *b) {
                         others++;
                     }
                 }
-                if (others == 1) fired += board_eliminate(b, other, pair);
+                if (others == 1) {
+                    found = found_add(found, board_remove(b, bb_cell(other), pair));
+                    if (found.why.kind) return found;
+                }
             }
         }
     }
-    return fired;
+    return found;
 }
 
-static int type2(Board *b) {
+static Found type2(Board *b) {
     const mask_t *cands = b->cands;
-    int fired = 0;
+    Found found = NOTHING;
     int n = rectangles(cands, found_rectangles);
     for (int k = 0; k < n; k++) {
         const int *rect = found_rectangles[k];
@@ -72,31 +75,28 @@ static int type2(Board *b) {
         if (pop(common) != 2 || same != 2) continue;
         if (cands[extra[0]] != cands[extra[1]] || pop(cands[extra[0]]) != 3) continue;
         mask_t z = (mask_t)(cands[extra[0]] & ~common);
-        int hit = 0;
-        for (bb_t r = PEER_BB[extra[0]] & PEER_BB[extra[1]]; r; r &= r - 1)
-            hit |= board_eliminate(b, bb_first(r), z);
-        fired += hit;
+        found = found_add(found, board_remove(b, PEER_BB[extra[0]] & PEER_BB[extra[1]], z));
+        if (found.why.kind) break;
     }
-    return fired;
+    return found;
 }
 
-int unique_rectangle(Board *b) {
-    int fired = type1(b);
-    if (fired || b->contradiction) return fired;
-    fired = type2(b);
-    if (fired) b->bonus = 1;
-    return fired;
+Found unique_rectangle(Board *b) {
+    Found found = type1(b);
+    if (found.fired || found.why.kind) return found;
+    found = type2(b);
+    return found.fired ? with_bonus(found, T.ur_type_2_bonus) : found;
 }
 
-int bug(Board *b) {
+Found bug(Board *b) {
     const mask_t *cands = b->cands;
     int triple = -1;
     for (int i = 0; i < 81; i++) {
         int n = pop(cands[i]);
-        if (n > 3 || (n == 3 && triple >= 0)) return 0;
+        if (n > 3 || (n == 3 && triple >= 0)) return NOTHING;
         if (n == 3) triple = i;
     }
-    if (triple < 0) return 0;
+    if (triple < 0) return NOTHING;
     for (unsigned m = cands[triple]; m; m &= m - 1) {
         mask_t bit = (mask_t)(m & -m);
         int in_row = 0, in_col = 0;
@@ -104,7 +104,7 @@ int bug(Board *b) {
             in_row += (cands[UNITS[ROW_OF[triple]][k]] & bit) != 0;
             in_col += (cands[UNITS[9 + COL_OF[triple]][k]] & bit) != 0;
         }
-        if (in_row == 3 && in_col == 3) return board_place(b, triple, bit) ? 1 : 0;
+        if (in_row == 3 && in_col == 3) return board_place(b, triple, bit);
     }
-    return 0;
+    return NOTHING;
 }

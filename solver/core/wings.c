@@ -37,16 +37,16 @@ static int find_wings(const Board *b, int xyz, Wing *found) {
     return n;
 }
 
-static int apply_wings(Board *b, int xyz) {
+static Found apply_wings(Board *b, int xyz) {
     static Wing found[81 * 190];  /* the core runs under the GIL: one caller at a time */
-    int n = find_wings(b, xyz, found), fired = 0;
+    int n = find_wings(b, xyz, found);
+    Found out = NOTHING;
     for (int k = 0; k < n; k++) {
-        int hit = 0;
-        for (bb_t r = found[k].sees; r; r &= r - 1) hit |= board_eliminate(b, bb_first(r), found[k].z);
-        fired += hit;
+        out = found_add(out, board_remove(b, found[k].sees, found[k].z));
+        if (out.why.kind) break;
     }
-    return fired;
+    return out;
 }
 
-int xy_wing(Board *b) { return apply_wings(b, 0); }
-int xyz_wing(Board *b) { return apply_wings(b, 1); }
+Found xy_wing(Board *b) { return apply_wings(b, 0); }
+Found xyz_wing(Board *b) { return apply_wings(b, 1); }

@@ -1,6 +1,8 @@
-"""The difficulty scale: ladder scores, the search score above the ladder, and the labels."""
+"""The difficulty scale: the path's score, the estimate above the ladder, and the labels."""
 
 from __future__ import annotations
+
+import math
 
 import pytest
 
@@ -9,17 +11,18 @@ from solver import rating
 from solver.ladder import EXACT_LADDER, Step
 
 
-def test_the_ladder_score_is_the_se_value_of_the_hardest_technique() -> None:
-    """Counts of singles and an X-Wing rate 3.2."""
-    counts = {"hidden_single_box": 30, "naked_single": 4, "x_wing": 1}
-    assert rating.ladder_score(counts) == 3.2
+def test_the_score_is_the_se_value_of_the_hardest_step() -> None:
+    """A path of singles and an X-Wing rates 3.2."""
+    path = [Step("hidden_single_box", 1.2, True), Step("x_wing", 3.2, False)]
+    path.append(Step("naked_single", 2.3, True))
+    assert rating.rate(path, None)[0] == 3.2
 
 
-def test_search_scores_sit_strictly_above_every_exact_ladder_value() -> None:
-    """Even no guess rates above the top exact rung, which is where the ceiling comes from."""
+def test_estimates_sit_strictly_above_every_exact_ladder_value() -> None:
+    """Even no effort rates above the top exact rung, which is where the ceiling comes from."""
     assert max(rung.value for rung in EXACT_LADDER) == rating.LADDER_CEILING
-    assert rating.search_score(1) > rating.LADDER_CEILING
-    assert rating.search_score(0) > rating.LADDER_CEILING
+    assert rating.estimate(0.0, 0) > rating.LADDER_CEILING
+    assert rating.estimate(1.0, 0) > rating.LADDER_CEILING
 
 
 def test_the_estimate_grows_with_effort_and_candidates() -> None:
@@ -64,11 +67,11 @@ def test_the_result_carries_ep_and_ed() -> None:
     assert solver.solve("." * 81).ep is None
 
 
-def test_the_search_score_grows_with_effort_and_is_capped() -> None:
-    """More guesses never lower the score, and it never passes 11.9."""
-    scores = [rating.search_score(g) for g in (0, 1, 2, 10, 100, 1000, 10**6, 10**12)]
+def test_the_estimate_grows_with_effort_and_is_capped() -> None:
+    """More effort never lowers the estimate, and it never passes the top of SE's scale."""
+    scores = [rating.estimate(math.log2(1 + g)) for g in (0, 1, 2, 10, 100, 1000, 10**12)]
     assert scores == sorted(scores)
-    assert scores[-1] == rating.SCALE_TOP == 11.9
+    assert rating.estimate(1e6) == rating.SCALE_TOP == 11.9
 
 
 @pytest.mark.parametrize(

@@ -149,7 +149,7 @@ UR_TRAP = "8.........59.......76.........572..8...413.9....8961.....651947...938
 def test_a_path_using_uniqueness_never_makes_a_multi_solution_puzzle_solved() -> None:
     """The ladder completes the grid via a unique rectangle, yet the status is multiple."""
     board = Board.from_grid(solver.parse(UR_TRAP))
-    counts = climb(board)
+    counts, _ = climb(board)
     assert board.solved()
     assert "unique_rectangle" in counts
     result = solver.solve(UR_TRAP)

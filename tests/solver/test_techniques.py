@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 import solver
-from solver.board import Board
+from solver.board import NOTHING, Board, Found
 from solver.grid import ALL, BIT, digits_of, parse
 from solver.intersections import direct_claiming
 from solver.ladder import EXACT_LADDER, LADDER, VALUES, climb
@@ -154,14 +154,15 @@ def test_each_rung_is_the_needed_step_and_makes_its_deduction(k: int) -> None:
     rung = LADDER[k]
     puzzle, expected = CASES[rung.name]
     board = Board.from_grid(parse(puzzle))
-    climb(board, LADDER[:k])
+    _, contradiction = climb(board, LADDER[:k])
     assert not board.solved()
-    assert board.contradiction is None
+    assert contradiction is None
     for easier in LADDER[:k]:
-        assert easier.apply(board.copy()) == 0, easier.name
+        assert easier.apply(board.copy()) == NOTHING, easier.name
     before = board.copy()
-    assert rung.apply(board) >= 1
-    assert board.contradiction is None
+    found = rung.apply(board)
+    assert found.fired >= 1
+    assert found.contradiction is None
     if rung.name.startswith(("hidden_single", "naked_single", "full_house")):
         placed = {c for c in changes(before, board) if "=" in c}
         assert placed == expected
@@ -185,7 +186,7 @@ def test_direct_claiming_places_the_hidden_single_its_claim_leaves() -> None:
     board = Board([0] * 81, [ALL & ~BIT[1]] * 81)
     for i in (0, 1, 11, 12, 22):
         board.cands[i] |= BIT[1]
-    assert direct_claiming(board) == 1
+    assert direct_claiming(board) == Found(1)
     assert board.values[12] == 1
     assert board.empty == 80  # only the placement: a direct step applies no elimination
 
@@ -202,12 +203,12 @@ def test_the_ladder_follows_se_order_with_unique_names() -> None:
 
 
 def test_a_rung_that_finds_nothing_leaves_the_board_unchanged() -> None:
-    """Applying a stalled rung again returns 0 and changes no cell."""
+    """Applying a stalled rung again finds nothing and changes no cell."""
     k = [rung.name for rung in LADDER].index("x_wing")
     board = Board.from_grid(parse(CASES["x_wing"][0]))
     climb(board, LADDER[:k])
     before = board.copy()
     for rung in LADDER[:k]:
-        assert rung.apply(board) == 0
+        assert rung.apply(board) == NOTHING
     assert board.values == before.values
     assert board.cands == before.cands

@@ -1,0 +1,262 @@
+/* configure(tables): the reference's facts, handed over once by solver/native.py at import.
+ *
+ * The core keeps no copy of a name, a value or a wording the reference defines: the ladder
+ * (names, order, values, flags), the labels and their cut-offs, the rating's constants, the
+ * chains' length bonus, the empty-cell markers and the classes of the result all come from
+ * here. What the core must recognise by name (its technique functions, its statuses and kinds
+ * of contradiction, the fields it fills) is checked against the reference's tables: any
+ * mismatch refuses the core with a ValueError that names it, and the solver falls back to
+ * the reference (see solver/backends.py). */
+#include <string.h>
+
+#include "module.h"
+
+Tables T;
+Glue G;
+
+const char *const STATUS_NAMES[STATUS_KINDS] = {"solved", "multiple", "unsolvable", "invalid",
+                                                "gave_up", "solver_bug"};
+const char *const CONTRADICTION_NAMES[CONTRADICTION_KINDS] = {"", "no_candidate", "cannot_hold",
+                                                              "no_place", "both_branches"};
+static const char *const RESULT_FIELDS[RESULT_FIELD_COUNT] = {
+    "puzzle", "status", "solution", "reason", "metrics", "difficulty_score", "difficulty", "ep", "ed"};
+static const char *const METRIC_FIELDS[METRIC_FIELD_COUNT] = {
+    "solved_by_elimination", "hardest_technique", "technique_counts", "recursion_depth",
+    "guesses", "backtracks", "givens", "nodes"};
+
+static int refuse(const char *key, const char *why) {
+    PyErr_Format(PyExc_ValueError, "solver._core does not match the reference (table %s): %s; "
+                 "rebuild it (pip install -e .)", key, why);
+    return 0;
+}
+
+static PyObject *get(PyObject *tables, const char *key, int *used) {
+    PyObject *value = PyDict_GetItemString(tables, key);  /* borrowed */
+    if (!value) refuse(key, "missing");
+    else (*used)++;
+    return value;
+}
+
+/* The table as a tuple (a new reference), or NULL with the error set. */
+static PyObject *sequence(PyObject *tables, const char *key, int *used, Py_ssize_t min,
+                          Py_ssize_t max) {
+    PyObject *value = get(tables, key, used);
+    if (!value) return NULL;
+    PyObject *items = PySequence_Tuple(value);
+    if (!items) return NULL;
+    Py_ssize_t n = PyTuple_GET_SIZE(items);
+    if (n < min || n > max) {
+        Py_DECREF(items);
+        refuse(key, "wrong length");
+        return NULL;
+    }
+    return items;
+}
+
+static int number(PyObject *value, const char *key, double *out) {
+    *out = PyFloat_AsDouble(value);
+    return !(*out == -1.0 && PyErr_Occurred()) || refuse(key, "not a number");
+}
+
+static int integer(PyObject *value, const char *key, int *out) {
+    long v = PyLong_Check(value) ? PyLong_AsLong(value) : -1;
+    if (!PyLong_Check(value) || (v == -1 && PyErr_Occurred()) || v < 0 || v > 1000000) {
+        PyErr_Clear();
+        return refuse(key, "not a small non-negative int");
+    }
+    *out = (int)v;
+    return 1;
+}
+
+static int text(PyObject *value, const char *key, PyObject **out) {
+    if (!PyUnicode_Check(value)) return refuse(key, "not a str");
+    Py_INCREF(value);
+    PyUnicode_InternInPlace(&value);
+    Py_XSETREF(*out, value);
+    return 1;
+}
+
+static int ints(PyObject *tables, const char *key, int *used, int *out, Py_ssize_t n) {
+    PyObject *items = sequence(tables, key, used, n, n);
+    int ok = items != NULL;
+    for (Py_ssize_t k = 0; ok && k < n; k++) ok = integer(PyTuple_GET_ITEM(items, k), key, &out[k]);
+    Py_XDECREF(items);
+    return ok;
+}
+
+static int doubles(PyObject *tables, const char *key, int *used, double *out, Py_ssize_t n) {
+    PyObject *items = sequence(tables, key, used, n, n);
+    int ok = items != NULL;
+    for (Py_ssize_t k = 0; ok && k < n; k++) ok = number(PyTuple_GET_ITEM(items, k), key, &out[k]);
+    Py_XDECREF(items);
+    return ok;
+}
+
+/* Names the core knows (`expected`, from index `first`), found in the reference's table:
+ * `out[k]` gets the reference's str for name k; every name of the table must be known. */
+static int names(PyObject *tables, const char *key, int *used, const char *const *expected,
+                 int first, int n, PyObject **out) {
+    PyObject *items = sequence(tables, key, used, 0, 64);
+    if (!items) return 0;
+    int ok = 1;
+    for (int k = first; ok && k < n; k++) {
+        ok = 0;
+        for (Py_ssize_t j = 0; j < PyTuple_GET_SIZE(items); j++) {
+            PyObject *name = PyTuple_GET_ITEM(items, j);
+            if (PyUnicode_Check(name) && PyUnicode_CompareWithASCIIString(name, expected[k]) == 0) {
+                ok = text(name, key, &out[k]);
+                break;
+            }
+        }
+        if (!ok && !PyErr_Occurred()) {
+            char why[160];
+            snprintf(why, sizeof why, "the core's '%s' is not in the reference's table", expected[k]);
+            refuse(key, why);
+        }
+    }
+    if (ok && PyTuple_GET_SIZE(items) != n - first) ok = refuse(key, "it holds names the core does not know");
+    Py_DECREF(items);
+    return ok;
+}
+
+/* The reference's field names, in the order the core fills them. */
+static int fields(PyObject *tables, const char *key, int *used, const char *const *expected, int n,
+                  PyObject **out) {
+    PyObject *items = sequence(tables, key, used, n, n);
+    int ok = items != NULL;
+    for (int k = 0; ok && k < n; k++) {
+        PyObject *name = PyTuple_GET_ITEM(items, k);
+        ok = PyUnicode_Check(name) && PyUnicode_CompareWithASCIIString(name, expected[k]) == 0;
+        ok = ok ? text(name, key, &out[k]) : refuse(key, "the fields differ from the core's");
+    }
+    Py_XDECREF(items);
+    return ok;
+}
+
+static int rung(PyObject *entry, int k) {
+    const char *key = "ladder";
+    PyObject *name;
+    int tenths, estimated, assumes;
+    if (!PyArg_ParseTuple(entry, "Uipp;ladder entries are (name, tenths, estimated, assumes)",
+                          &name, &tenths, &estimated, &assumes))
+        return 0;
+    if (!text(name, key, &G.rung_names[k])) return 0;
+    Rung *r = &T.rungs[k];
+    r->name = PyUnicode_AsUTF8(G.rung_names[k]);
+    r->apply = r->name ? technique_named(r->name) : NULL;
+    if (!r->apply) {
+        char why[160];
+        snprintf(why, sizeof why, "the core has no technique '%.60s'", r->name ? r->name : "?");
+        return refuse(key, why);
+    }
+    r->tenths = tenths;
+    r->estimated = estimated;
+    r->assumes_uniqueness = assumes;
+    return 1;
+}
+
+static int ladder(PyObject *tables, int *used) {
+    PyObject *items = sequence(tables, "ladder", used, 1, MAX_RUNGS);
+    if (!items) return 0;
+    int ok = 1;
+    T.n = (int)PyTuple_GET_SIZE(items);
+    T.n_exact = 0;
+    for (int k = 0; ok && k < T.n; k++) {
+        ok = rung(PyTuple_GET_ITEM(items, k), k);
+        T.all[k] = k;
+        if (ok && !T.rungs[k].estimated) T.exact[T.n_exact++] = k;
+    }
+    Py_DECREF(items);
+    for (int j = 0; ok && j < technique_count(); j++) {
+        int found = 0;
+        for (int k = 0; k < T.n; k++) found |= !strcmp(T.rungs[k].name, technique_name(j));
+        if (!found) {
+            char why[160];
+            snprintf(why, sizeof why, "the core's technique '%s' is not on the ladder", technique_name(j));
+            ok = refuse("ladder", why);
+        }
+    }
+    return ok;
+}
+
+static int labels(PyObject *tables, int *used) {
+    PyObject *items = sequence(tables, "buckets", used, 0, MAX_LABELS - 2);
+    if (!items) return 0;
+    int ok = 1;
+    T.n_buckets = (int)PyTuple_GET_SIZE(items);
+    for (int k = 0; ok && k < T.n_buckets; k++) {
+        PyObject *label;
+        ok = PyArg_ParseTuple(PyTuple_GET_ITEM(items, k), "dU;buckets are (bound, label)",
+                              &T.buckets[k], &label) &&
+             text(label, "buckets", &G.labels[k]);
+    }
+    Py_DECREF(items);
+    PyObject *top = ok ? get(tables, "top_bucket", used) : NULL;
+    PyObject *search = top ? get(tables, "search_label", used) : NULL;
+    return search && text(top, "top_bucket", &G.labels[T.n_buckets]) &&
+           text(search, "search_label", &G.labels[T.n_buckets + 1]);
+}
+
+static int markers(PyObject *tables, int *used) {
+    PyObject *chars = get(tables, "empty_chars", used);
+    if (!chars) return 0;
+    if (!PyUnicode_Check(chars) || !PyUnicode_IS_ASCII(chars)) return refuse("empty_chars", "not ASCII");
+    memset(T.empty_char, 0, sizeof T.empty_char);
+    const Py_UCS1 *s = PyUnicode_1BYTE_DATA(chars);
+    for (Py_ssize_t k = 0; k < PyUnicode_GET_LENGTH(chars); k++) T.empty_char[s[k]] = 1;
+    return 1;
+}
+
+static int classes(PyObject *tables, int *used) {
+    PyObject *result = get(tables, "result_class", used), *metrics = get(tables, "metrics_class", used);
+    PyObject *contradiction = get(tables, "contradiction_class", used);
+    if (!result || !metrics || !contradiction) return 0;
+    if (!PyType_Check(result) || !PyType_Check(metrics) || !PyCallable_Check(contradiction))
+        return refuse("result_class", "not classes");
+    Py_XSETREF(G.result_class, Py_NewRef(result));
+    Py_XSETREF(G.metrics_class, Py_NewRef(metrics));
+    Py_XSETREF(G.contradiction_class, Py_NewRef(contradiction));
+    return 1;
+}
+
+static int read_tables(PyObject *tables) {
+    int used = 0, copies[2], estimate_ok;
+    double scale[3], estimate[3];
+    PyObject *no_solution;
+    estimate_ok = doubles(tables, "scale", &used, scale, 3) &&
+                  doubles(tables, "estimate", &used, estimate, 3) &&
+                  ints(tables, "copies", &used, copies, 2);
+    if (!estimate_ok || !ladder(tables, &used) || !labels(tables, &used) || !markers(tables, &used) ||
+        !classes(tables, &used) ||
+        !ints(tables, "length_bonus", &used, T.length_bonus, MAX_LENGTH + 1) ||
+        !ints(tables, "unique_rectangle_type_2_bonus", &used, &T.ur_type_2_bonus, 1) ||
+        !names(tables, "statuses", &used, STATUS_NAMES, 0, SOLVER_BUG, G.statuses) ||
+        !names(tables, "contradictions", &used, CONTRADICTION_NAMES, 1, CONTRADICTION_KINDS,
+               G.contradictions) ||
+        !fields(tables, "result_fields", &used, RESULT_FIELDS, RESULT_FIELD_COUNT, G.result_fields) ||
+        !fields(tables, "metric_fields", &used, METRIC_FIELDS, METRIC_FIELD_COUNT, G.metric_fields) ||
+        !(no_solution = get(tables, "no_solution", &used)) || !text(no_solution, "no_solution", &G.no_solution))
+        return 0;
+    if (copies[0] < 1 || copies[0] > MAX_COPIES) return refuse("copies", "between 1 and 16 copies");
+    T.scale_bottom = scale[0];
+    T.search_floor = scale[1];
+    T.scale_top = scale[2];
+    T.estimate_base = estimate[0];
+    T.estimate_slope = estimate[1];
+    T.candidate_weight = estimate[2];
+    T.copies = copies[0];
+    T.copy_guess_limit = copies[1];
+    if (used != PyDict_GET_SIZE(tables)) return refuse("(all)", "it holds tables the core does not use");
+    return 1;
+}
+
+PyObject *configure(PyObject *self, PyObject *tables) {
+    (void)self;
+    if (!PyDict_Check(tables)) return PyErr_Format(PyExc_TypeError, "configure() takes a dict");
+    G.configured = 0;
+    if (!read_tables(tables)) return NULL;
+    if (!G.statuses[SOLVER_BUG]) G.statuses[SOLVER_BUG] = PyUnicode_InternFromString(STATUS_NAMES[SOLVER_BUG]);
+    if (!G.statuses[SOLVER_BUG]) return NULL;
+    G.configured = 1;
+    Py_RETURN_NONE;
+}

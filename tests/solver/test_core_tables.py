@@ -1,0 +1,102 @@
+"""The compiled core takes every fact from the reference, and refuses tables it cannot match.
+
+``solver.native`` hands the core the reference's tables at import (``core_tables``). A value
+changed in the reference changes what the core computes at once; a name the core cannot match
+(a rung without a C function, a status or field it does not know) refuses the core with a
+message that names it, so no drift survives until a corpus run.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from types import ModuleType
+from typing import Any
+
+import pytest
+
+from solver.ladder import LADDER
+
+X_WING = "..3...1..2.8.5.9.3.6.....5.7.......5..63.14..38.....19....3.....3.9.7.8.6.9.2.5.1"
+
+
+@pytest.fixture
+def tables(native: ModuleType, core: ModuleType) -> Iterator[dict[str, Any]]:
+    """The reference's tables, to alter; the core is configured with the real ones after."""
+    yield native.core_tables()
+    core.configure(native.core_tables())
+
+
+def rate(native: ModuleType, puzzle: str) -> float | None:
+    """The core's score of one puzzle."""
+    result, _ = native.solve_many([puzzle], node_budget=1000)[0]
+    return result.difficulty_score  # type: ignore[no-any-return]
+
+
+def test_a_rung_value_changed_in_the_reference_is_the_value_the_core_rates_with(
+    native: ModuleType, core: ModuleType, tables: dict[str, Any]
+) -> None:
+    """X-Wing at 3.3 instead of 3.2 in the table: the core rates the X-Wing puzzle 3.3."""
+    assert rate(native, X_WING) == 3.2
+    tables["ladder"] = [
+        (name, 33 if name == "x_wing" else tenths, *flags)
+        for name, tenths, *flags in tables["ladder"]
+    ]
+    core.configure(tables)
+    assert rate(native, X_WING) == 3.3
+
+
+def test_the_labels_and_their_cut_offs_come_from_the_reference(
+    native: ModuleType, core: ModuleType, tables: dict[str, Any]
+) -> None:
+    """Renamed labels and moved cut-offs show in the core's results."""
+    tables["buckets"] = ((1.5, "gentle"), (3.5, "fair"), (5.0, "tough"))
+    core.configure(tables)
+    result, _ = native.solve_many([X_WING], node_budget=1000)[0]
+    assert result.difficulty == "fair"
+
+
+@pytest.mark.parametrize(
+    ("change", "named"),
+    [
+        (lambda t: t["ladder"].append(("no_such_technique", 70, False, False)), "no_such"),
+        (lambda t: t["ladder"].pop(), "forcing_chain"),
+        (lambda t: t.update(statuses=("solved", "multiple", "unsolvable", "invalid")), "gave_up"),
+        (lambda t: t.update(result_fields=t["result_fields"][::-1]), "result_fields"),
+        (lambda t: t.update(contradictions=("no_candidate",)), "contradictions"),
+        (lambda t: t.update(length_bonus=t["length_bonus"][:10]), "length_bonus"),
+        (lambda t: t.update(new_fact=1), "does not use"),
+        (lambda t: t.pop("empty_chars"), "empty_chars"),
+    ],
+    ids=[
+        "unknown rung",
+        "core technique off the ladder",
+        "a status missing",
+        "fields reordered",
+        "a contradiction kind missing",
+        "bonus table cut",
+        "a table the core ignores",
+        "a table missing",
+    ],
+)
+def test_a_table_the_core_cannot_match_refuses_it_with_a_message_naming_it(
+    core: ModuleType, tables: dict[str, Any], change: Any, named: str
+) -> None:
+    """Each mismatch raises ValueError naming the table or the name, and asks for a rebuild."""
+    change(tables)
+    with pytest.raises(ValueError, match="rebuild") as refused:
+        core.configure(tables)
+    assert named in str(refused.value)
+
+
+def test_the_core_refuses_to_solve_until_configured(core: ModuleType, tables: Any) -> None:
+    """A refused configuration leaves the core unusable rather than half configured."""
+    tables["ladder"] = tables["ladder"][:-1]
+    with pytest.raises(ValueError, match="rebuild"):
+        core.configure(tables)
+    with pytest.raises(RuntimeError, match="configure"):
+        core.solve_many([X_WING], 1000)
+
+
+def test_every_rung_of_the_ladder_has_a_function_in_the_core(native: ModuleType) -> None:
+    """The shipped core matches the shipped ladder (the import would have refused it)."""
+    assert [name for name, *_ in native.core_tables()["ladder"]] == [r.name for r in LADDER]

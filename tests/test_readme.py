@@ -1,0 +1,87 @@
+"""The README states the solver's facts as the code defines them: the ladder's names, order
+and values, the statuses, the labels and their cut-offs, the estimate's constants.
+
+The README is where users read these facts; the code is where they live. Each table and
+list below is read from the README and compared with its one definition, so a change to one
+that forgets the other fails here.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from solver import rating
+from solver.ladder import ESTIMATED, LADDER
+from solver.rating import BUCKETS, LABELS
+from solver.result import STATUSES
+from solver.uniqueness import TYPE_2_BONUS
+
+README = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
+
+
+def section(title: str) -> str:
+    """The text of the README section with that heading (any level), to the next heading."""
+    match = re.search(rf"^#+ {re.escape(title)}\n(.*?)(?=^#+ )", README, re.M | re.S)
+    assert match, f"README has no section {title!r}"
+    return match.group(1)
+
+
+def table_rows(text: str) -> list[list[str]]:
+    """The body rows of the first Markdown table in ``text``, cells stripped."""
+    rows = [line for line in text.splitlines() if line.startswith("|")]
+    return [[cell.strip() for cell in row.strip("|").split("|")] for row in rows[2:]]
+
+
+def backticked(text: str) -> list[str]:
+    """Every `code` word of a sentence, in order."""
+    return re.findall(r"`([a-z_]+)`", text)
+
+
+def test_the_ladder_table_lists_every_rung_in_order_with_its_value() -> None:
+    """Names in ladder order; values as defined (unique rectangle with its type-2 value)."""
+    rows = table_rows(section("The ladder"))
+    assert [row[1].strip("`") for row in rows] == [rung.name for rung in LADDER]
+    for row, rung in zip(rows, LADDER, strict=True):
+        if rung.name in ESTIMATED:
+            expected = "estimated, below"
+        elif rung.name == "unique_rectangle":
+            expected = f"{rung.value} / {(rung.tenths + TYPE_2_BONUS) / 10}"
+        else:
+            expected = str(rung.value)
+        assert row[2] == expected, rung.name
+
+
+def test_the_vocabulary_lists_the_statuses_labels_and_techniques_in_order() -> None:
+    """The 'Querying results' paragraph names statuses, labels and technique names."""
+    text = section("Querying results")
+    statuses = re.search(r"Result statuses:(.*?)\. Difficulty", text, re.S)
+    labels = re.search(r"Difficulty labels, easiest\s+first:(.*?)\. Technique", text, re.S)
+    names = re.search(r"Technique names .*?easiest first:(.*?)\(see", text, re.S)
+    assert statuses
+    assert labels
+    assert names
+    assert backticked(statuses.group(1)) == list(STATUSES)
+    assert backticked(labels.group(1)) == list(LABELS)
+    assert backticked(names.group(1)) == [rung.name for rung in LADDER]
+
+
+def test_the_scale_table_cuts_the_labels_where_the_rating_does() -> None:
+    """Each band's bounds and label are the rating's buckets."""
+    rows = table_rows(section("The scale, with an example for each band"))
+    bounds = [float(m.group(1)) for row in rows if (m := re.search(r"below ([0-9.]+)", row[0]))]
+    assert [row[1].strip("`") for row in rows] == list(LABELS)
+    assert bounds == [bound for bound, _ in BUCKETS]
+
+
+@pytest.mark.parametrize(
+    "constant",
+    ["ESTIMATE_BASE", "ESTIMATE_SLOPE", "CANDIDATE_WEIGHT", "SEARCH_FLOOR", "SCALE_TOP"],
+)
+def test_the_estimate_formula_shows_the_rating_constants(constant: str) -> None:
+    """The formula in 'Score, EP and ED' shows each constant's value."""
+    formula = re.search(r"score = (.*?)\n", section("Score, EP and ED"))
+    assert formula
+    assert f"{getattr(rating, constant)}" in formula.group(1)
