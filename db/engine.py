@@ -10,11 +10,10 @@ import logging
 from typing import Any
 
 from sqlalchemy import Engine, create_engine, event, inspect
-from sqlalchemy.engine import make_url
 from sqlalchemy.orm import Session, sessionmaker
 
 from db.errors import SchemaNotReady
-from settings import mask_url
+from db.urls import mask_url, normalize_url
 
 log = logging.getLogger(__name__)
 
@@ -27,14 +26,6 @@ SQLITE_PRAGMAS = (
     "PRAGMA wal_autocheckpoint=10000",
 )
 UPGRADE_HINT = "run `sudoku-batch db upgrade` (SUDOKU_DATABASE_URL selects the database)"
-
-
-def normalize_url(url: str) -> str:
-    """The URL with `postgresql://` (or `postgres://`) pointed at the psycopg 3 driver."""
-    parsed = make_url(url)
-    if parsed.drivername in {"postgresql", "postgres"}:
-        parsed = parsed.set(drivername="postgresql+psycopg")
-    return parsed.render_as_string(hide_password=False)
 
 
 def _set_sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:

@@ -1,12 +1,15 @@
 """Alembic, driven from code: the same revisions the `alembic` command and the CLI run.
 
 The Config is built here rather than read from `alembic.ini`, with `script_location`
-pointing at the installed `migrations` package, so this works after `pip install .`.
+pointing at the package `db.migrations` (the repository's `migrations/`, installed under
+`db`), so this works from a checkout, an editable install and a wheel alike.
 """
 
 from __future__ import annotations
 
 import logging
+from functools import cache
+from importlib.util import find_spec
 from pathlib import Path
 
 from alembic import command
@@ -15,21 +18,32 @@ from alembic.runtime.migration import MigrationContext
 from alembic.script import ScriptDirectory
 from sqlalchemy import Connection, Engine
 
-import migrations
 from db.engine import make_engine
-from settings import mask_url
+from db.errors import StorageError
+from db.urls import mask_url
 
 log = logging.getLogger(__name__)
 
-# __path__, not __file__: it also works when an old editable install maps the package as a
-# namespace package.
-SCRIPT_LOCATION = str(Path(next(iter(migrations.__path__))).resolve())
+MIGRATIONS = "db.migrations"
+
+
+@cache
+def script_location() -> str:
+    """The directory of the revisions: found, not imported (its env.py runs only in Alembic).
+
+    The package maps to the repository's `migrations/` in a checkout and an editable install,
+    and to `db/migrations` in site-packages when installed from a wheel.
+    """
+    spec = find_spec(MIGRATIONS)
+    if spec is None or not spec.submodule_search_locations:
+        raise StorageError(f"the package {MIGRATIONS} is not installed: reinstall sudoku-batch")
+    return str(Path(next(iter(spec.submodule_search_locations))).resolve())
 
 
 def alembic_config(url: str | None = None, connection: Connection | None = None) -> Config:
     """A Config for our revisions; `url` or `connection` override the settings' URL."""
     config = Config()
-    config.set_main_option("script_location", SCRIPT_LOCATION)
+    config.set_main_option("script_location", script_location())
     config.set_main_option("path_separator", "os")
     if url is not None:
         config.attributes["url"] = url

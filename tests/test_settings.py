@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from settings import Settings
+from worker.settings import Settings
 
 
 def test_the_solver_backend_defaults_to_auto(monkeypatch: pytest.MonkeyPatch) -> None:

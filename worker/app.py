@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from celery import Celery
 
-from settings import Settings, get_settings
 from worker.recovery import LostBatchStep
+from worker.settings import Settings, get_settings
 
 
 def make_app(config: Settings | None = None) -> Celery:

@@ -10,9 +10,10 @@ from alembic.runtime.migration import MigrationContext
 from sqlalchemy import inspect, text
 
 from db import migrate
-from db.engine import ensure_schema, make_engine, normalize_url
+from db.engine import ensure_schema, make_engine
 from db.errors import SchemaNotReady
 from db.models import Base
+from db.urls import normalize_url
 from db.views import VIEW_NAME
 
 TABLES = {"puzzles", "collections", "batches", "collection_puzzles", "rejected_lines", "results"}

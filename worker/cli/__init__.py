@@ -7,11 +7,11 @@ import logging
 import click
 
 import solver
-from settings import get_settings
 from worker.cli.db import db
 from worker.cli.pipeline import import_, run, worker
 from worker.cli.results import export, query, report, status
 from worker.cli.solve import solve
+from worker.settings import get_settings
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})

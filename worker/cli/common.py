@@ -10,7 +10,8 @@ from rich.console import Console
 from sqlalchemy.orm import Session, sessionmaker
 
 from db.engine import ensure_schema, make_engine, session_factory
-from settings import Settings, get_settings, mask_url
+from db.urls import mask_url
+from worker.settings import Settings, get_settings
 
 log = logging.getLogger("sudoku_batch")
 

@@ -8,7 +8,8 @@ import click
 from sqlalchemy.exc import OperationalError
 
 from db import migrate
-from settings import get_settings, mask_url
+from db.urls import mask_url
+from worker.settings import get_settings
 
 
 def _url() -> str:

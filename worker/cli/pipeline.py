@@ -16,7 +16,6 @@ from sqlalchemy.orm import Session, sessionmaker
 
 from db.imports import BatchWork, CollectionConflict
 from db.queries import progress
-from settings import get_settings
 from worker.cli.common import EXIT_INTERRUPTED, console, open_database
 from worker.cli.summary import exit_code, print_summary
 from worker.producer import (
@@ -28,6 +27,7 @@ from worker.producer import (
 )
 from worker.progress import Advance, bar
 from worker.runner import local_pool
+from worker.settings import get_settings
 from worker.sources import SourceError
 
 FILES = click.argument(

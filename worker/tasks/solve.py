@@ -19,11 +19,11 @@ from celery.worker.request import Request
 
 import solver
 from db.results import record_batch, record_batch_failure
-from settings import get_settings
 from worker.app import app
 from worker.batch import solve_batch
 from worker.database import open_session, reset_engine
 from worker.messages import TASK_NAME, MessageError, decode_batch
+from worker.settings import get_settings
 
 log = logging.getLogger(__name__)
 
