@@ -8,6 +8,8 @@ pointing at the package `db.migrations` (the repository's `migrations/`, install
 from __future__ import annotations
 
 import logging
+from collections.abc import Iterator
+from contextlib import contextmanager
 from functools import cache
 from importlib.util import find_spec
 from pathlib import Path
@@ -16,10 +18,11 @@ from alembic import command
 from alembic.config import Config
 from alembic.runtime.migration import MigrationContext
 from alembic.script import ScriptDirectory
+from alembic.util import CommandError
 from sqlalchemy import Connection, Engine
 
-from db.engine import make_engine
-from db.errors import StorageError
+from db.engine import make_engine, reachable
+from db.errors import MigrationError, StorageError
 from db.urls import mask_url
 
 log = logging.getLogger(__name__)
@@ -56,7 +59,7 @@ def head() -> str:
     """The newest revision id."""
     heads = ScriptDirectory.from_config(alembic_config()).get_heads()
     if len(heads) != 1:
-        raise RuntimeError(f"expected one head revision, found {heads}")
+        raise StorageError(f"expected one head revision, found {heads}")
     return heads[0]
 
 
@@ -65,23 +68,35 @@ def revision_of(connection: Connection) -> str | None:
     return MigrationContext.configure(connection).get_current_revision()
 
 
+@contextmanager
+def _migrating(url: str) -> Iterator[None]:
+    """One Alembic command on `url`: DatabaseUnavailable or MigrationError when it fails."""
+    with reachable(url):
+        try:
+            yield
+        except CommandError as exc:
+            raise MigrationError(str(exc)) from exc
+
+
 def upgrade(url: str, revision: str = "head") -> None:
     """Migrate the database at `url` up to `revision`."""
     log.info("upgrading %s to %s", mask_url(url), revision)
-    command.upgrade(alembic_config(url), revision)
+    with _migrating(url):
+        command.upgrade(alembic_config(url), revision)
 
 
 def downgrade(url: str, revision: str) -> None:
     """Migrate the database at `url` down to `revision` ("base" drops everything)."""
     log.info("downgrading %s to %s", mask_url(url), revision)
-    command.downgrade(alembic_config(url), revision)
+    with _migrating(url):
+        command.downgrade(alembic_config(url), revision)
 
 
 def current(url: str) -> str | None:
     """The revision the database at `url` is at, None when it was never migrated."""
     engine = make_engine(url)
     try:
-        with engine.connect() as connection:
+        with reachable(url), engine.connect() as connection:
             return revision_of(connection)
     finally:
         engine.dispose()

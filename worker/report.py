@@ -6,6 +6,8 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+from worker.errors import MissingExtra
+
 LABELS = ["easy", "medium", "hard", "diabolical", "extreme"]
 
 
@@ -16,11 +18,7 @@ def draw_report(
     try:
         import matplotlib
     except ImportError:
-        import click
-
-        raise click.ClickException(
-            "the report needs matplotlib: pip install 'sudoku-batch[report]'"
-        ) from None
+        raise MissingExtra("the report", "matplotlib", "report") from None
     matplotlib.use("Agg")
     from matplotlib import pyplot as plt
 

@@ -31,6 +31,7 @@ from typing import NamedTuple
 
 import solver
 from worker.conflicts import conflicting
+from worker.errors import SourceError
 
 MAX_LINE_CHARS = 10_000
 RAW_CHARS = 200
@@ -86,15 +87,6 @@ def _reject(number: int, text: str, reason: str, column: int | None = None) -> R
     (PostgreSQL text cannot hold a NUL character, and rejected lines are stored there.)
     """
     return Rejected(number, text[:RAW_CHARS].replace("\x00", "\\x00")[:RAW_CHARS], reason, column)
-
-
-class SourceError(ValueError):
-    """The file as a whole cannot be read, say a CSV header without a puzzle column."""
-
-    def __init__(self, path: Path, line: int, message: str) -> None:
-        super().__init__(f"{path}, line {line}: {message}")
-        self.path = path
-        self.line = line
 
 
 class _Line(NamedTuple):

@@ -22,7 +22,8 @@ from db.results import record_batch, record_batch_failure
 from worker.app import app
 from worker.batch import solve_batch
 from worker.database import open_session, reset_engine
-from worker.messages import TASK_NAME, MessageError, decode_batch
+from worker.errors import MessageError
+from worker.messages import TASK_NAME, decode_batch
 from worker.settings import get_settings
 
 log = logging.getLogger(__name__)
