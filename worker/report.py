@@ -6,9 +6,8 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+from solver import LABELS
 from worker.errors import MissingExtra
-
-LABELS = ["easy", "medium", "hard", "diabolical", "extreme"]
 
 
 def draw_report(

@@ -20,11 +20,9 @@ from db.queries import (
     find_results,
     stream_results,
 )
+from solver import LABELS, STATUSES
 from worker.cli.common import open_database, out
 from worker.cli.summary import status_tables
-
-LABELS = ["easy", "medium", "hard", "diabolical", "extreme"]
-STATUSES = ["solved", "multiple", "unsolvable", "invalid", "gave_up"]
 
 
 @click.command("status")
