@@ -1,4 +1,4 @@
-"""The one Celery app. Every setting comes from `settings`; each has its reason beside it."""
+"""The one Celery app. Every setting comes from `worker.settings`; each has its reason beside it."""
 
 from __future__ import annotations
 

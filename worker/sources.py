@@ -49,7 +49,8 @@ _EMPTY = solver.EMPTY_CHARS.encode("ascii")  # every way a file may write an emp
 _PLAIN_FIELD = re.compile(
     rb"[ \t\n\r\f\v]*([1-9" + re.escape(_EMPTY) + rb"]{81})(?![^ \t\n\r\f\v,])"
 )
-_TO_DOTS = bytes.maketrans(_EMPTY, to_text([0]).encode("ascii") * len(_EMPTY))
+_CELL_TEXT = to_text(range(10))  # a parsed cell (0 = empty) as normalised text: ".12...9"
+_TO_DOTS = bytes.maketrans(_EMPTY, _CELL_TEXT[0].encode("ascii") * len(_EMPTY))
 _SCREEN_EVERY = 256
 _HEADER_NAME = re.compile(r"[A-Za-z_][\w .-]{0,63}")
 _RULING = frozenset("-+=|* \t")
@@ -266,7 +267,7 @@ def _judge(number: int, raw: str, cells: str, locate: _Locate) -> Record:
     conflict = solver.find_conflict(grid)
     if conflict is not None:
         return _reject(number, raw, f"conflicting givens: {conflict}")
-    return Accepted(number, to_text(grid))
+    return Accepted(number, "".join([_CELL_TEXT[d] for d in grid]))
 
 
 def _format_rejection(
