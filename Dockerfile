@@ -10,7 +10,9 @@ ENV PYTHONDONTWRITEBYTECODE=1 \
 
 WORKDIR /src
 # Only what the package needs: a local .venv, databases or caches never reach the image.
-COPY pyproject.toml README.md settings.py ./
+# setup.py builds the compiled core when the image has a C compiler (slim has none: the
+# pure-Python solver is used, same results). migrations/ installs as db.migrations.
+COPY pyproject.toml setup.py MANIFEST.in README.md ./
 COPY solver ./solver
 COPY db ./db
 COPY migrations ./migrations

@@ -28,6 +28,7 @@ from db.engine import make_engine, session_factory
 from db.imports import add_records, get_or_create_collection
 from db.migrate import upgrade
 from db.results import ResultRow, record_batch
+from solver import LABELS
 from worker.batch import technique_json
 
 ADMIN_URL = os.environ.get(
@@ -75,7 +76,7 @@ def result_row(rng: random.Random, puzzle_id: int, solved_at: datetime) -> Resul
         guesses=guesses,
         backtracks=guesses // 2,
         nodes=1 + guesses * 3,
-        difficulty=rng.choice(("easy", "medium", "hard", "diabolical", "extreme")),
+        difficulty=rng.choice(LABELS),
         difficulty_score=rng.uniform(1, 10),
         ep=1.2,
         ed=1.2,

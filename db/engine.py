@@ -7,14 +7,16 @@ timeout, so two writers wait instead of failing); PostgreSQL goes through psycop
 from __future__ import annotations
 
 import logging
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 from sqlalchemy import Engine, create_engine, event, inspect
-from sqlalchemy.engine import make_url
+from sqlalchemy.exc import OperationalError
 from sqlalchemy.orm import Session, sessionmaker
 
-from db.errors import SchemaNotReady
-from settings import mask_url
+from db.errors import DatabaseUnavailable, SchemaNotReady
+from db.urls import mask_url, normalize_url
 
 log = logging.getLogger(__name__)
 
@@ -27,14 +29,6 @@ SQLITE_PRAGMAS = (
     "PRAGMA wal_autocheckpoint=10000",
 )
 UPGRADE_HINT = "run `sudoku-batch db upgrade` (SUDOKU_DATABASE_URL selects the database)"
-
-
-def normalize_url(url: str) -> str:
-    """The URL with `postgresql://` (or `postgres://`) pointed at the psycopg 3 driver."""
-    parsed = make_url(url)
-    if parsed.drivername in {"postgresql", "postgres"}:
-        parsed = parsed.set(drivername="postgresql+psycopg")
-    return parsed.render_as_string(hide_password=False)
 
 
 def _set_sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
@@ -53,6 +47,15 @@ def make_engine(url: str, **kwargs: Any) -> Engine:
     return engine
 
 
+@contextmanager
+def reachable(url: str) -> Iterator[None]:
+    """Turn the database at `url` failing to answer into `DatabaseUnavailable` (URL masked)."""
+    try:
+        yield
+    except OperationalError as exc:
+        raise DatabaseUnavailable(f"cannot reach {mask_url(url)}: {exc.orig}") from exc
+
+
 def session_factory(engine: Engine) -> sessionmaker[Session]:
     """Sessions bound to `engine`; objects stay readable after commit."""
     return sessionmaker(engine, expire_on_commit=False)
@@ -68,12 +71,14 @@ def ensure_schema(engine: Engine) -> None:
 
     Raises `SchemaNotReady` (telling the user to run `sudoku-batch db upgrade`) for a
     non-empty database at another revision and for any PostgreSQL database not at head:
-    a shared server is migrated on purpose, never as a side effect.
+    a shared server is migrated on purpose, never as a side effect. Raises
+    `DatabaseUnavailable` when the database does not answer.
     """
     from db import migrate  # migrate imports this module
 
-    where = mask_url(engine.url.render_as_string(hide_password=False))
-    with engine.connect() as connection:
+    url = engine.url.render_as_string(hide_password=False)
+    where = mask_url(url)
+    with reachable(url), engine.connect() as connection:
         found = migrate.revision_of(connection)
         empty = not inspect(connection).get_table_names()
     head = migrate.head()

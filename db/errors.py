@@ -1,10 +1,20 @@
-"""The errors the storage layer raises on purpose."""
+"""The errors the storage layer raises on purpose, all under the project's root."""
 
 from __future__ import annotations
 
+from solver.errors import SudokuBatchError
 
-class StorageError(Exception):
+
+class StorageError(SudokuBatchError):
     """Base of the storage layer's errors."""
+
+
+class DatabaseUnavailable(StorageError):
+    """The database cannot be reached (the message shows its URL with the password masked)."""
+
+
+class MigrationError(StorageError):
+    """Alembic refused a migration step, say to an unknown revision."""
 
 
 class SchemaNotReady(StorageError):
@@ -13,6 +23,10 @@ class SchemaNotReady(StorageError):
 
 class CollectionConflict(StorageError):
     """A collection of that name exists and was imported from a different file."""
+
+
+class UnknownCollection(StorageError, LookupError):
+    """No collection has that name."""
 
 
 class UnknownBatch(StorageError, LookupError):

@@ -20,20 +20,18 @@ from db.bulk import dialect_of, insert_rows
 from db.counters import advance
 from db.errors import CollectionConflict, StorageError
 from db.known import LOOKUP_PAGE, Known, puzzles_of, stored_lines
-from db.models import Batch, Collection, CollectionPuzzle, Puzzle, RejectedLine
+from db.models import PENDING, Batch, Collection, CollectionPuzzle, Puzzle, RejectedLine
+from db.raw_text import clean_raw_text
 
 __all__ = [  # CollectionConflict too: importers catch it from here
     "BatchWork",
     "CollectionConflict",
     "add_records",
     "batches_by_id",
-    "clean_raw_text",
     "get_or_create_collection",
     "mark_queued",
     "unfinished_batches",
 ]
-
-RAW_TEXT_LIMIT = 200
 
 lines_table = cast(Table, CollectionPuzzle.__table__)
 rejected_table = cast(Table, RejectedLine.__table__)
@@ -140,12 +138,6 @@ def _make_batches(
     return work
 
 
-def clean_raw_text(raw: str) -> str:
-    """The text cut to 200 characters, NUL and undecodable bytes escaped for PostgreSQL."""
-    text = raw[:RAW_TEXT_LIMIT].replace("\x00", "\\x00")
-    return text.encode("utf-8", "backslashreplace").decode("utf-8")
-
-
 def _add_rejected(
     session: Session, collection_id: int, rejected: Iterable[tuple[int, str, str, int | None]]
 ) -> int:
@@ -205,7 +197,7 @@ def unfinished_batches(
 ) -> Iterator[BatchWork]:
     """The pending batches of a collection with their puzzles (only those never sent to the
     queue, with `never_queued`), to solve or enqueue again."""
-    where = [Batch.collection_id == collection_id, Batch.status == "pending"]
+    where = [Batch.collection_id == collection_id, Batch.status == PENDING]
     if never_queued:
         where.append(Batch.queued_at.is_(None))
     return _works(session, where)

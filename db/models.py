@@ -30,6 +30,9 @@ from sqlalchemy import (
 from sqlalchemy.dialects.postgresql import JSONB
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
+from db.raw_text import RAW_TEXT_LIMIT
+from solver import LABELS, STATUSES
+
 NAMING_CONVENTION = {
     "ix": "ix_%(table_name)s_%(column_0_N_name)s",
     "uq": "uq_%(table_name)s_%(column_0_N_name)s",
@@ -38,9 +41,9 @@ NAMING_CONVENTION = {
     "pk": "pk_%(table_name)s",
 }
 
-RESULT_STATUSES = ("solved", "multiple", "unsolvable", "invalid", "gave_up")
+# Result statuses and difficulty labels are the solver's (solver.STATUSES, solver.LABELS).
 BATCH_STATUSES = ("pending", "done", "failed")
-DIFFICULTY_LABELS = ("easy", "medium", "hard", "diabolical", "extreme")
+PENDING, DONE, FAILED = BATCH_STATUSES
 
 # SQLite only auto-increments a column declared exactly INTEGER PRIMARY KEY.
 Id = BigInteger().with_variant(Integer(), "sqlite")
@@ -50,6 +53,11 @@ Timestamp = DateTime(timezone=True)
 
 def _in(column: str, values: tuple[str, ...]) -> str:
     return f"{column} IN ({', '.join(repr(v) for v in values)})"
+
+
+def _one_of(values: tuple[str, ...]) -> str:
+    """`a, b or c`: the values in a column's comment."""
+    return f"{', '.join(values[:-1])} or {values[-1]}"
 
 
 class Base(DeclarativeBase):
@@ -119,9 +127,9 @@ class Batch(Base):
     size: Mapped[int] = mapped_column(Integer, comment="Number of puzzles in the batch.")
     status: Mapped[str] = mapped_column(
         String(16),
-        default="pending",
-        server_default="pending",
-        comment="pending, then done (results written) or failed (see error).",
+        default=PENDING,
+        server_default=PENDING,
+        comment=f"{PENDING}, then {DONE} (results written) or {FAILED} (see error).",
     )
     attempts: Mapped[int] = _counter("Times a worker finished (done) or gave up on it (failed).")
     error: Mapped[str | None] = mapped_column(Text, comment="Why the batch failed.")
@@ -172,7 +180,9 @@ class RejectedLine(Base):
         Integer, comment="1-based column of the first offending character, when known."
     )
     raw_text: Mapped[str] = mapped_column(
-        Text, comment="The line as read, cut to 200 characters, NUL bytes written as \\x00."
+        Text,
+        comment=f"The line as read, cut to {RAW_TEXT_LIMIT} characters, NUL bytes written as "
+        "\\x00.",
     )
     reason: Mapped[str] = mapped_column(Text, comment="What is wrong with the line.")
 
@@ -180,14 +190,12 @@ class RejectedLine(Base):
 class Result(Base):
     __tablename__ = "results"
     __table_args__ = (
-        CheckConstraint(_in("status", RESULT_STATUSES), name="status"),
+        CheckConstraint(_in("status", STATUSES), name="status"),
         {"comment": "The solver's verdict and difficulty metrics, one row per distinct puzzle."},
     )
 
     puzzle_id: Mapped[int] = mapped_column(ForeignKey("puzzles.id"), primary_key=True)
-    status: Mapped[str] = mapped_column(
-        String(16), index=True, comment="solved, multiple, unsolvable, invalid or gave_up."
-    )
+    status: Mapped[str] = mapped_column(String(16), index=True, comment=f"{_one_of(STATUSES)}.")
     solution: Mapped[str | None] = mapped_column(
         String(81), comment="81 digits, checked valid; NULL unless status is solved."
     )
@@ -212,7 +220,7 @@ class Result(Base):
     )
     nodes: Mapped[int | None] = mapped_column(Integer, comment="Search nodes visited.")
     difficulty: Mapped[str | None] = mapped_column(
-        String(16), index=True, comment="Label: easy, medium, hard, diabolical or extreme."
+        String(16), index=True, comment=f"Label: {_one_of(LABELS)}."
     )
     difficulty_score: Mapped[float | None] = mapped_column(
         Float, index=True, comment="Numeric difficulty the label is cut from; higher is harder."

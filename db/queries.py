@@ -8,6 +8,7 @@ from typing import Any
 from sqlalchemy import RowMapping, Select, func, select
 from sqlalchemy.orm import Session
 
+from db.counters import COUNTERS
 from db.models import Collection, CollectionPuzzle, RejectedLine, Result
 from db.views import puzzle_results
 
@@ -22,8 +23,6 @@ ORDERABLE = (
     "line",
 )
 
-
-COUNTERS = ("lines_read", "accepted", "duplicates", "rejected", "total", "done", "failed")
 DISTRIBUTIONS = ("difficulty", "recursion_depth", "status", "hardest_technique")
 
 

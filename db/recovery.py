@@ -13,14 +13,14 @@ from datetime import datetime
 from sqlalchemy import func, select, update
 from sqlalchemy.orm import Session
 
-from db.models import Batch
+from db.models import PENDING, Batch
 
 
 def sent_pending_batches(session: Session, limit: int = 1_000) -> dict[int, datetime]:
     """`{batch_id: queued_at}` of pending batches that were sent to the queue, oldest first."""
     rows = session.execute(
         select(Batch.id, Batch.queued_at)
-        .where(Batch.status == "pending", Batch.queued_at.is_not(None))
+        .where(Batch.status == PENDING, Batch.queued_at.is_not(None))
         .order_by(Batch.queued_at, Batch.id)
         .limit(limit)
     )
@@ -35,7 +35,7 @@ def claim_resend(session: Session, batch_id: int, queued_at: datetime) -> bool:
     is written with microseconds, which compare as a longer string.)"""
     claimed = session.execute(
         update(Batch)
-        .where(Batch.id == batch_id, Batch.status == "pending", Batch.queued_at <= queued_at)
+        .where(Batch.id == batch_id, Batch.status == PENDING, Batch.queued_at <= queued_at)
         .values(queued_at=func.now())
         .returning(Batch.id)
     ).first()

@@ -18,7 +18,9 @@ from sqlalchemy.orm import Session
 from db.bulk import dialect_of, insert_rows
 from db.counters import advance
 from db.errors import UnknownBatch
-from db.models import RESULT_COLUMNS, Batch, Result
+from db.models import DONE, FAILED, PENDING, RESULT_COLUMNS, Batch, Result
+
+BATCH_ERROR_LIMIT = 2_000  # characters of a failed batch's error kept in batches.error
 
 results_table = cast(Table, Result.__table__)
 batches_table = cast(Table, Batch.__table__)
@@ -81,7 +83,7 @@ def _finish(
     batch = batches_table.c
     stmt = (
         update(batches_table)
-        .where(batch.id == batch_id, batch.status == "pending")
+        .where(batch.id == batch_id, batch.status == PENDING)
         .values(status=status, error=error, attempts=batch.attempts + 1, finished_at=func.now())
         .returning(batch.collection_id, batch.size)
     )
@@ -98,16 +100,22 @@ def record_batch(session: Session, batch_id: int, rows: Sequence[ResultRow]) -> 
     inserted = insert_rows(
         session, results_table, RESULT_COLUMNS, _stored(session, rows), conflict=("puzzle_id",)
     )
-    flipped = _finish(session, batch_id, "done", None)
+    flipped = _finish(session, batch_id, DONE, None)
     if flipped is not None:
         collection_id, size = flipped
         advance(session, collection_id, done=size)
     return inserted
 
 
+def failure_reason(error: BaseException | None) -> str:
+    """How a batch's failure is worded in `batches.error`: the error's type and message."""
+    return f"{type(error).__name__}: {error}"
+
+
 def record_batch_failure(session: Session, batch_id: int, error: str) -> bool:
-    """Mark a pending batch failed with `error`; True when this call flipped it."""
-    flipped = _finish(session, batch_id, "failed", error)
+    """Mark a pending batch failed with `error` (cut to `BATCH_ERROR_LIMIT` characters);
+    True when this call flipped it."""
+    flipped = _finish(session, batch_id, FAILED, error[:BATCH_ERROR_LIMIT])
     if flipped is None:
         return False
     collection_id, size = flipped

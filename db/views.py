@@ -7,52 +7,52 @@ describes its columns so code can ``select()`` from it. The `Table` lives in its
 
 from __future__ import annotations
 
-from sqlalchemy import (
-    Boolean,
-    Column,
-    Float,
-    Integer,
-    MetaData,
-    SmallInteger,
-    String,
-    Table,
-    Text,
-)
+from sqlalchemy import Column, MetaData, Table
+from sqlalchemy.orm import InstrumentedAttribute
 
-from db.models import Id, Json, Timestamp
+from db.models import Batch, Collection, CollectionPuzzle, Puzzle, Result
 
 VIEW_NAME = "puzzle_results"
 
 view_metadata = MetaData()
 
+# Each column of the view and the model column it shows (its type comes from there), in the
+# order of the revision's SELECT.
+SHOWN: tuple[tuple[str, InstrumentedAttribute[object]], ...] = (
+    ("collection_id", Collection.id),
+    ("collection", Collection.name),
+    ("line", CollectionPuzzle.line),
+    ("is_duplicate", CollectionPuzzle.is_duplicate),
+    ("batch_id", Batch.id),
+    ("batch_status", Batch.status),
+    ("batch_error", Batch.error),
+    ("puzzle_id", Puzzle.id),
+    ("puzzle", Puzzle.givens),
+    ("givens_count", Puzzle.givens_count),
+    *(
+        (name, getattr(Result, name))
+        for name in (
+            "status",
+            "solution",
+            "reason",
+            "solved_by_elimination",
+            "hardest_technique",
+            "technique_counts",
+            "recursion_depth",
+            "guesses",
+            "backtracks",
+            "nodes",
+            "difficulty",
+            "difficulty_score",
+            "ep",
+            "ed",
+            "solver_version",
+            "solve_ms",
+            "solved_at",
+        )
+    ),
+)
+
 puzzle_results = Table(
-    VIEW_NAME,
-    view_metadata,
-    Column("collection_id", Integer),
-    Column("collection", String(200)),
-    Column("line", Integer),
-    Column("is_duplicate", Boolean),
-    Column("batch_id", Id),
-    Column("batch_status", String(16)),
-    Column("batch_error", Text),
-    Column("puzzle_id", Id),
-    Column("puzzle", String(81)),
-    Column("givens_count", SmallInteger),
-    Column("status", String(16)),
-    Column("solution", String(81)),
-    Column("reason", Text),
-    Column("solved_by_elimination", Boolean),
-    Column("hardest_technique", String(32)),
-    Column("technique_counts", Json),
-    Column("recursion_depth", Integer),
-    Column("guesses", Integer),
-    Column("backtracks", Integer),
-    Column("nodes", Integer),
-    Column("difficulty", String(16)),
-    Column("difficulty_score", Float),
-    Column("ep", Float),
-    Column("ed", Float),
-    Column("solver_version", String(32)),
-    Column("solve_ms", Float),
-    Column("solved_at", Timestamp),
+    VIEW_NAME, view_metadata, *(Column(name, column.type) for name, column in SHOWN)
 )

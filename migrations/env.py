@@ -1,4 +1,8 @@
-"""Alembic environment: the URL comes from settings unless our code passed one in."""
+"""Alembic environment: the URL our code passed in, else (`alembic` run by hand) the settings'.
+
+Installed as `db.migrations`; `db.migrate` drives it with a URL or a connection, so the
+storage layer never needs the worker's settings. Only the `alembic` command reads them.
+"""
 
 from __future__ import annotations
 
@@ -10,10 +14,10 @@ from alembic import context
 from sqlalchemy import Connection
 from sqlalchemy.pool import NullPool
 
-from db.engine import make_engine, normalize_url
+from db.engine import make_engine
 from db.models import Base
+from db.urls import mask_url, normalize_url
 from db.views import VIEW_NAME
-from settings import get_settings, mask_url
 
 config = context.config
 log = logging.getLogger("alembic.env")
@@ -31,7 +35,11 @@ def include_object(
 
 def database_url() -> str:
     url = config.attributes.get("url") or config.get_main_option("sqlalchemy.url")
-    return normalize_url(url or get_settings().database_url)
+    if not url:  # the `alembic` command, run by hand from the repository root
+        from worker.settings import get_settings
+
+        url = get_settings().database_url
+    return normalize_url(url)
 
 
 def configure(**kwargs: Any) -> None:

@@ -1,11 +1,11 @@
-"""The one Celery app. Every setting comes from `settings`; each has its reason beside it."""
+"""The one Celery app. Every setting comes from `worker.settings`; each has its reason beside it."""
 
 from __future__ import annotations
 
 from celery import Celery
 
-from settings import Settings, get_settings
 from worker.recovery import LostBatchStep
+from worker.settings import Settings, get_settings
 
 
 def make_app(config: Settings | None = None) -> Celery:

@@ -6,7 +6,7 @@ from sqlalchemy import Engine
 from sqlalchemy.orm import Session
 
 from db.engine import make_engine, session_factory
-from settings import get_settings
+from worker.settings import get_settings
 
 _engine: Engine | None = None
 

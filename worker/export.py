@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from db.views import puzzle_results
+from worker.errors import MissingExtra
 
 ROW_GROUP = 50_000
 
@@ -20,11 +21,7 @@ def write_parquet(rows: Iterable[Mapping[Any, Any]], out: Path) -> int:
         import pyarrow as pa
         import pyarrow.parquet as pq
     except ImportError:
-        import click
-
-        raise click.ClickException(
-            "parquet export needs pyarrow: pip install 'sudoku-batch[parquet]'"
-        ) from None
+        raise MissingExtra("parquet export", "pyarrow", "parquet") from None
     schema = pa.schema([(column.name, _arrow_type(pa, column.type)) for column in puzzle_results.c])
     written = 0
     iterator = iter(rows)

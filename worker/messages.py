@@ -8,13 +8,11 @@ from typing import Any
 from celery import Celery
 
 from db.imports import BatchWork
+from solver.grid import to_text
+from worker.errors import MessageError
 
 TASK_NAME = "sudoku.solve_batch"
-GIVENS_CHARS = frozenset("123456789.")
-
-
-class MessageError(ValueError):
-    """A message that does not carry a well-formed batch (never retried)."""
+GIVENS_CHARS = frozenset(to_text(range(10)))  # what a normalised puzzle is written with
 
 
 def decode_batch(message: Mapping[str, Any]) -> BatchWork:

@@ -6,7 +6,8 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-LABELS = ["easy", "medium", "hard", "diabolical", "extreme"]
+from solver import LABELS
+from worker.errors import MissingExtra
 
 
 def draw_report(
@@ -16,11 +17,7 @@ def draw_report(
     try:
         import matplotlib
     except ImportError:
-        import click
-
-        raise click.ClickException(
-            "the report needs matplotlib: pip install 'sudoku-batch[report]'"
-        ) from None
+        raise MissingExtra("the report", "matplotlib", "report") from None
     matplotlib.use("Agg")
     from matplotlib import pyplot as plt
 

@@ -21,7 +21,7 @@ from sqlalchemy.orm import Session, sessionmaker
 
 import solver
 from db.imports import BatchWork
-from db.results import ResultRow, record_batch, record_batch_failure
+from db.results import ResultRow, failure_reason, record_batch, record_batch_failure
 from worker.batch import solve_batch
 
 OnSolved = Callable[[int], None]
@@ -103,8 +103,7 @@ class LocalPool:
                 if error is None:
                     record_batch(session, work.batch_id, future.result())
                 elif not isinstance(error, NOT_THE_BATCH):
-                    reason = f"{type(error).__name__}: {error}"
-                    record_batch_failure(session, work.batch_id, reason)
+                    record_batch_failure(session, work.batch_id, failure_reason(error))
             session.commit()
         if stop:
             raise stop[0]  # type: ignore[misc]

@@ -30,10 +30,12 @@ from pathlib import Path
 from typing import NamedTuple
 
 import solver
+from db.raw_text import RAW_TEXT_LIMIT, clean_raw_text
+from solver.grid import to_text
 from worker.conflicts import conflicting
+from worker.errors import SourceError
 
 MAX_LINE_CHARS = 10_000
-RAW_CHARS = 200
 PUZZLE_COLUMNS = ("puzzle", "quizzes", "quiz", "puzzles", "givens", "grid", "sudoku")
 
 _CHUNK = 1 << 16
@@ -43,8 +45,12 @@ _FIRST_FIELD = re.compile(r"\s*([^\s,]*)")
 # The common case, an ASCII line whose first field is exactly 81 cell characters: read from the
 # bytes without the solver (conflicting givens are screened in bulk, `_SCREEN_EVERY` records at
 # a time). Any other line takes the general path, which also names what is wrong.
-_PLAIN_FIELD = re.compile(rb"[ \t\n\r\f\v]*([1-9.0\-_*x]{81})(?![^ \t\n\r\f\v,])")
-_TO_DOTS = bytes.maketrans(b"0-_*x", b".....")
+_EMPTY = solver.EMPTY_CHARS.encode("ascii")  # every way a file may write an empty cell
+_PLAIN_FIELD = re.compile(
+    rb"[ \t\n\r\f\v]*([1-9" + re.escape(_EMPTY) + rb"]{81})(?![^ \t\n\r\f\v,])"
+)
+_CELL_TEXT = to_text(range(10))  # a parsed cell (0 = empty) as normalised text: ".12...9"
+_TO_DOTS = bytes.maketrans(_EMPTY, _CELL_TEXT[0].encode("ascii") * len(_EMPTY))
 _SCREEN_EVERY = 256
 _HEADER_NAME = re.compile(r"[A-Za-z_][\w .-]{0,63}")
 _RULING = frozenset("-+=|* \t")
@@ -60,7 +66,7 @@ class Accepted(NamedTuple):
 
 
 class Rejected(NamedTuple):
-    """A record that did not: its first line, its text (<= 200 chars, NUL as `\\x00`) and why.
+    """A record that did not: its first line, its text (`db.raw_text.clean_raw_text`) and why.
 
     `column` is 1-based within the line holding the bad character (for a grid, the line the
     reason names), or None when the fault is not one character.
@@ -81,20 +87,8 @@ _Row = tuple["_Line", list[tuple[str, int]]]  # a grid row: its line, its cells 
 
 
 def _reject(number: int, text: str, reason: str, column: int | None = None) -> Rejected:
-    """A Rejected whose raw is the text cut to `RAW_CHARS`, NUL shown as `\\x00`.
-
-    (PostgreSQL text cannot hold a NUL character, and rejected lines are stored there.)
-    """
-    return Rejected(number, text[:RAW_CHARS].replace("\x00", "\\x00")[:RAW_CHARS], reason, column)
-
-
-class SourceError(ValueError):
-    """The file as a whole cannot be read, say a CSV header without a puzzle column."""
-
-    def __init__(self, path: Path, line: int, message: str) -> None:
-        super().__init__(f"{path}, line {line}: {message}")
-        self.path = path
-        self.line = line
+    """A Rejected whose raw is the text as it will be stored (cut, NUL escaped)."""
+    return Rejected(number, clean_raw_text(text), reason, column)
 
 
 class _Line(NamedTuple):
@@ -195,14 +189,13 @@ def _decode(number: int, data: bytes, size: int) -> _Line:
         bad = data[exc.start]
         return _Line(number, _shown(data), f"not valid UTF-8 at byte {exc.start + 1} (0x{bad:02x})")
     if len(text) > MAX_LINE_CHARS:
-        return _Line(
-            number, text[:RAW_CHARS], f"line is too long: {len(text):,} characters, {_LIMIT}"
-        )
+        return _Line(number, text, f"line is too long: {len(text):,} characters, {_LIMIT}")
     return _Line(number, text)
 
 
 def _shown(data: bytes) -> str:
-    return data[: 4 * RAW_CHARS].decode("utf-8", "backslashreplace")[:RAW_CHARS]
+    """Enough of undecodable bytes to show (a character takes at most 4 bytes)."""
+    return data[: 4 * RAW_TEXT_LIMIT].decode("utf-8", "backslashreplace")
 
 
 # --- lines to records -------------------------------------------------------------------
@@ -265,9 +258,6 @@ def _judge_line(line: _Line) -> Record:
     return _judge(line.number, line.text, field[1], lambda i: (f"column {offset + i}", offset + i))
 
 
-_CELL_TEXT = ".123456789"  # a parsed cell (0 = empty) as normalised text
-
-
 def _judge(number: int, raw: str, cells: str, locate: _Locate) -> Record:
     """Accepted if the solver can normalise the cells and no two givens conflict."""
     try:
@@ -277,7 +267,7 @@ def _judge(number: int, raw: str, cells: str, locate: _Locate) -> Record:
     conflict = solver.find_conflict(grid)
     if conflict is not None:
         return _reject(number, raw, f"conflicting givens: {conflict}")
-    return Accepted(number, "".join(_CELL_TEXT[d] for d in grid))
+    return Accepted(number, "".join([_CELL_TEXT[d] for d in grid]))
 
 
 def _format_rejection(

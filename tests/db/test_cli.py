@@ -5,6 +5,7 @@ from __future__ import annotations
 from click.testing import CliRunner
 
 from db import migrate
+from worker.cli import main
 from worker.cli.db import db
 
 
@@ -32,7 +33,16 @@ def test_db_downgrade_to_base_empties_the_schema(sqlite_url: str) -> None:
 def test_db_upgrade_reports_an_unreachable_database_without_its_password() -> None:
     """A database that cannot be reached gives a one-line error with the URL masked."""
     url = "postgresql://sudoku:s3cret@127.0.0.1:1/nowhere"
-    result = CliRunner().invoke(db, ["upgrade"], env={"SUDOKU_DATABASE_URL": url})
+    result = CliRunner().invoke(main, ["db", "upgrade"], env={"SUDOKU_DATABASE_URL": url})
     assert result.exit_code == 1
-    assert "sudoku:***@127.0.0.1:1" in result.output
+    (line,) = result.stderr.splitlines()
+    assert line.startswith("error: cannot reach postgresql://sudoku:***@127.0.0.1:1/nowhere: ")
     assert "s3cret" not in result.output
+
+
+def test_db_downgrade_to_an_unknown_revision_is_one_line(sqlite_url: str) -> None:
+    """A revision Alembic does not know is named in one error line, exit 1, no traceback."""
+    env = {"SUDOKU_DATABASE_URL": sqlite_url}
+    result = CliRunner().invoke(main, ["db", "downgrade", "nonsense"], env=env)
+    assert result.exit_code == 1
+    assert result.stderr.splitlines() == ["error: Can't locate revision identified by 'nonsense'"]

@@ -10,6 +10,7 @@ from db.errors import CollectionConflict
 from db.imports import BatchWork, add_records, get_or_create_collection, unfinished_batches
 from db.models import Batch, Collection, CollectionPuzzle, Puzzle, RejectedLine
 from db.queries import progress
+from db.raw_text import RAW_TEXT_LIMIT, clean_raw_text
 from db.results import record_batch
 from tests.db.conftest import grid, result_row
 
@@ -114,8 +115,21 @@ def test_rejected_lines_are_stored_with_their_reason(session: Session) -> None:
         (2, "too long", None),
     ]
     assert rows[1].raw_text.startswith("bad\\x00byte")
-    assert len(rows[1].raw_text) == 203  # 200 characters, the NUL written as 4
+    assert len(rows[1].raw_text) == RAW_TEXT_LIMIT  # cut after escaping: never longer
     assert counters(session, c.id)["rejected"] == 2
+
+
+@pytest.mark.parametrize(
+    "raw", ["12x4", "bad\x00byte" * 40, "lone \ud800 surrogate", "9" * 500], ids=repr
+)
+def test_raw_text_cleaned_twice_is_cleaned_once(raw: str) -> None:
+    """The reader cleans a rejected line and the import cleans it again: the text stored is
+    the text the reader reported, within the limit."""
+    once = clean_raw_text(raw)
+    assert clean_raw_text(once) == once
+    assert len(once) <= RAW_TEXT_LIMIT
+    assert "\x00" not in once
+    once.encode("utf-8")  # PostgreSQL text takes it
 
 
 def test_counters_add_up_to_the_lines_read(session: Session) -> None:

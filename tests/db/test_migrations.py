@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+import re
 
 import pytest
 from alembic.autogenerate import compare_metadata
@@ -10,10 +11,12 @@ from alembic.runtime.migration import MigrationContext
 from sqlalchemy import inspect, text
 
 from db import migrate
-from db.engine import ensure_schema, make_engine, normalize_url
+from db.engine import ensure_schema, make_engine
 from db.errors import SchemaNotReady
-from db.models import Base
+from db.models import BATCH_STATUSES, Base
+from db.urls import normalize_url
 from db.views import VIEW_NAME
+from solver import STATUSES
 
 TABLES = {"puzzles", "collections", "batches", "collection_puzzles", "rejected_lines", "results"}
 
@@ -48,6 +51,20 @@ def test_models_and_migrated_schema_do_not_drift(database_url: str) -> None:
         )
         assert compare_metadata(context, Base.metadata) == []
     engine.dispose()
+
+
+@pytest.mark.parametrize(("table", "allowed"), [("results", STATUSES), ("batches", BATCH_STATUSES)])
+def test_the_migrated_status_checks_allow_exactly_the_statuses_the_code_uses(
+    database_url: str, table: str, allowed: tuple[str, ...]
+) -> None:
+    """The revision's CHECK constraints (a snapshot in time) still name the statuses that
+    solver.STATUSES and db.models.BATCH_STATUSES define."""
+    migrate.upgrade(database_url)
+    engine = make_engine(database_url)
+    with engine.connect() as connection:
+        (check,) = inspect(connection).get_check_constraints(table)
+    engine.dispose()
+    assert re.findall(r"'(\w+)'", check["sqltext"]) == list(allowed)
 
 
 def test_ensure_schema_creates_the_schema_in_an_empty_sqlite_file(sqlite_url: str) -> None:

@@ -3,8 +3,6 @@ back to the reference with one warning line. Checked on real wheels and in fresh
 
 from __future__ import annotations
 
-import os
-import shutil
 import subprocess
 import sys
 import zipfile
@@ -12,12 +10,8 @@ from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[2]
-# What a source checkout may hold besides the sources: left out of the copy that is built.
-NOT_SOURCES = shutil.ignore_patterns(
-    ".git", ".venv", "build", "dist", "*.egg-info", "__pycache__", "*.so", ".*_cache",
-    ".hypothesis", "*.db", "tests", "benchmarks",
-)  # fmt: skip
+from tests.wheels import ROOT, build_wheel
+
 PUZZLE = "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......"
 SOLVE = f"""
 import solver
@@ -35,21 +29,6 @@ class Broken(MetaPathFinder):
             raise ImportError("undefined symbol: sudoku_core_solve")
 sys.meta_path.insert(0, Broken())
 """
-
-
-def build_wheel(tmp_path: Path, compiler: str | None) -> Path:
-    """A wheel of a copy of the project, built with ``compiler`` as CC (pip, no isolation)."""
-    source = tmp_path / "source"
-    shutil.copytree(ROOT, source, ignore=NOT_SOURCES)
-    env = {**os.environ, "PIP_NO_INPUT": "1"}
-    if compiler:
-        env["CC"] = compiler
-    command = [sys.executable, "-m", "pip", "wheel", str(source), "--no-deps"]
-    command += ["--no-build-isolation", "--no-index", "-q", "-w", str(tmp_path / "dist")]
-    done = subprocess.run(command, env=env, capture_output=True, text=True, timeout=600)
-    assert done.returncode == 0, done.stdout + done.stderr
-    (wheel,) = (tmp_path / "dist").glob("sudoku_batch-*.whl")
-    return wheel
 
 
 def run_from(wheel: Path, tmp_path: Path, code: str) -> subprocess.CompletedProcess[str]:

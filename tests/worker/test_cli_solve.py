@@ -6,7 +6,7 @@ import json
 
 from click.testing import CliRunner
 
-from worker.cli.solve import solve
+from worker.cli import main
 
 EASY = "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......"
 SOLUTION = "417369825632158947958724316825437169791586432346912758289643571573291684164875293"
@@ -15,7 +15,7 @@ HARD = "........8..3...4...9..2..6.....79.......612...6.5.2.7...8...5...1.....2.
 
 def run(*args: str, stdin: str | None = None) -> tuple[int, str, str]:
     """Exit code, stdout and stderr of one invocation."""
-    result = CliRunner().invoke(solve, list(args), input=stdin)
+    result = CliRunner().invoke(main, ["solve", *args], input=stdin)
     return result.exit_code, result.stdout, result.stderr
 
 
@@ -48,10 +48,12 @@ def test_a_dash_reads_the_puzzle_from_stdin() -> None:
 
 
 def test_a_malformed_puzzle_exits_2_with_the_format_message() -> None:
-    """A short line is a format error: exit 2 and the PuzzleFormatError message."""
+    """A short line is a format error: exit 2 and the PuzzleFormatError message, one line."""
     code, _, err = run(EASY[:80])
     assert code == 2
-    assert "expected 81 cells, got 80" in err
+    (line,) = err.splitlines()
+    assert line.startswith("error: ")
+    assert "expected 81 cells, got 80" in line
 
 
 def test_conflicting_givens_exit_1_with_the_reason() -> None:

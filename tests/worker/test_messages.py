@@ -7,7 +7,8 @@ from typing import Any
 import pytest
 
 from db.imports import BatchWork
-from worker.messages import MessageError, decode_batch
+from worker.errors import MessageError
+from worker.messages import decode_batch
 
 GIVENS = "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......"
 

@@ -13,7 +13,8 @@ import pytest
 
 import solver
 from tests.conftest import ROOT, shared_file
-from worker.sources import Accepted, Rejected, SourceError, content_hash, read_puzzles
+from worker.errors import SourceError
+from worker.sources import Accepted, Rejected, content_hash, read_puzzles
 
 # Three valid puzzles (Kaggle set, Royle's 17-clue collection, the forum's hardest list).
 EASY = "..43..2.9..5..9..1.7..6..43..6..2.8719...74...5..83...6.....1.5..35.869..4291.3.."

@@ -1,4 +1,7 @@
-"""The `sudoku-batch` command line: one click group, one module per group of commands."""
+"""The `sudoku-batch` command line: one click group, one module per group of commands.
+
+Errors end a command in one place (`worker.cli.exits`): one line, the documented exit code.
+"""
 
 from __future__ import annotations
 
@@ -7,14 +10,16 @@ import logging
 import click
 
 import solver
-from settings import get_settings
 from worker.cli.db import db
+from worker.cli.exits import Commands
 from worker.cli.pipeline import import_, run, worker
 from worker.cli.results import export, query, report, status
 from worker.cli.solve import solve
+from worker.errors import SettingsError
+from worker.settings import get_settings
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.group(cls=Commands, context_settings={"help_option_names": ["-h", "--help"]})
 @click.option("-v", "--verbose", is_flag=True, help="Log at INFO level (URLs are masked).")
 @click.version_option(package_name="sudoku-batch")
 def main(verbose: bool) -> None:
@@ -23,10 +28,11 @@ def main(verbose: bool) -> None:
         level=logging.INFO if verbose else logging.WARNING,
         format="%(asctime)s %(levelname)s %(name)s: %(message)s",
     )
-    try:  # a bad SUDOKU_* value, or SUDOKU_SOLVER_BACKEND=native without a built core
-        solver.use_backend(get_settings().solver_backend)
+    backend = get_settings().solver_backend  # a bad SUDOKU_* value raises SettingsError
+    try:  # SUDOKU_SOLVER_BACKEND=native without a built core
+        solver.use_backend(backend)
     except ValueError as exc:
-        raise click.UsageError(str(exc)) from exc
+        raise SettingsError(f"SUDOKU_SOLVER_BACKEND={backend!r}: {exc}") from exc
     logging.getLogger("solver").info("solver backend: %s", solver.backend())
 
 

@@ -1,4 +1,4 @@
-"""What every command shares: the settings, the database, the console, exit codes."""
+"""What every command shares: the settings, the database, the console."""
 
 from __future__ import annotations
 
@@ -10,15 +10,10 @@ from rich.console import Console
 from sqlalchemy.orm import Session, sessionmaker
 
 from db.engine import ensure_schema, make_engine, session_factory
-from settings import Settings, get_settings, mask_url
+from db.urls import mask_url
+from worker.settings import Settings, get_settings
 
 log = logging.getLogger("sudoku_batch")
-
-# Exit codes of the commands that process files (documented in the README).
-EXIT_OK = 0
-EXIT_FAILED = 1  # a file could not be read, or batches failed for good
-EXIT_REJECTED = 3  # everything ran, but some lines were rejected (see the summary)
-EXIT_INTERRUPTED = 130
 
 console = Console(stderr=True)
 # Tables stay readable when piped or captured (rich would assume 80 columns).
@@ -26,15 +21,16 @@ out = Console(soft_wrap=True, width=None if sys.stdout.isatty() else 120)
 
 
 def open_database(config: Settings | None = None) -> sessionmaker[Session]:
-    """Sessions on the configured database, its schema checked (an empty SQLite is migrated)."""
+    """Sessions on the configured database, its schema checked (an empty SQLite is migrated).
+
+    Raises `DatabaseUnavailable` or `SchemaNotReady`; the command line reports either in
+    one line (`worker.cli.exits`).
+    """
     s = config or get_settings()
     log.info("database %s", mask_url(s.database_url))
     engine = make_engine(s.database_url)
     context = click.get_current_context(silent=True)
     if context is not None:
         context.call_on_close(engine.dispose)
-    try:
-        ensure_schema(engine)
-    except RuntimeError as exc:
-        raise click.ClickException(str(exc)) from exc
+    ensure_schema(engine)
     return session_factory(engine)

@@ -5,10 +5,11 @@ from __future__ import annotations
 from collections.abc import Callable
 
 import click
-from sqlalchemy.exc import OperationalError
 
 from db import migrate
-from settings import get_settings, mask_url
+from db.engine import UPGRADE_HINT
+from db.urls import mask_url
+from worker.settings import get_settings
 
 
 def _url() -> str:
@@ -37,10 +38,7 @@ def downgrade(revision: str) -> None:
 def _migrate(step: Callable[[str, str], None], revision: str) -> None:
     """Run one migration step on the configured database and say where it now stands."""
     url = _url()
-    try:
-        step(url, revision)
-    except OperationalError as exc:
-        raise click.ClickException(f"cannot reach {mask_url(url)}: {exc.orig}") from exc
+    step(url, revision)
     click.echo(f"{mask_url(url)}: at revision {migrate.current(url) or 'base'}")
 
 
@@ -48,10 +46,7 @@ def _migrate(step: Callable[[str, str], None], revision: str) -> None:
 def current() -> None:
     """Print the revision the database is at, and the newest one."""
     url = _url()
-    try:
-        found = migrate.current(url)
-    except OperationalError as exc:
-        raise click.ClickException(f"cannot reach {mask_url(url)}: {exc.orig}") from exc
+    found = migrate.current(url)
     head = migrate.head()
-    state = "up to date" if found == head else "run `sudoku-batch db upgrade`"
+    state = "up to date" if found == head else UPGRADE_HINT
     click.echo(f"{mask_url(url)}: at revision {found or 'none'}, head is {head} ({state})")

@@ -9,16 +9,15 @@ from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
-from typing import NoReturn
 
 import click
 from sqlalchemy.orm import Session, sessionmaker
 
 from db.imports import BatchWork, CollectionConflict
 from db.queries import progress
-from settings import get_settings
-from worker.cli.common import EXIT_INTERRUPTED, console, open_database
+from worker.cli.common import console, open_database
 from worker.cli.summary import exit_code, print_summary
+from worker.errors import SourceError
 from worker.producer import (
     Import,
     import_chunks,
@@ -28,7 +27,7 @@ from worker.producer import (
 )
 from worker.progress import Advance, bar
 from worker.runner import local_pool
-from worker.sources import SourceError
+from worker.settings import get_settings
 
 FILES = click.argument(
     "files", nargs=-1, required=True, type=click.Path(exists=True, dir_okay=False, path_type=Path)
@@ -62,23 +61,20 @@ def run(files: tuple[Path, ...], collection: str | None, batch_size: int, worker
     sessions = open_database()
     started = time.monotonic()
     cores = workers or os.cpu_count() or 1
-    try:
-        with (
-            bar(console, "solving", None, "puzzles") as advance,
-            local_pool(
-                sessions,
-                cores,
-                get_settings().node_budget,
-                on_solved=advance,
-                on_dispatched=lambda total: advance(0, total=total),
-            ) as pool,
-        ):
-            # every unfinished batch: `run` leaves none waiting in a queue
-            unfinished = partial(leftover_batches, sessions, requeue=True)
-            feed = _Feed(pool.dispatch_all, unfinished)
-            jobs, unread = _import_all(sessions, files, collection, batch_size, feed)
-    except KeyboardInterrupt:
-        _interrupted()
+    with (
+        bar(console, "solving", None, "puzzles") as advance,
+        local_pool(
+            sessions,
+            cores,
+            get_settings().node_budget,
+            on_solved=advance,
+            on_dispatched=lambda total: advance(0, total=total),
+        ) as pool,
+    ):
+        # every unfinished batch: `run` leaves none waiting in a queue
+        unfinished = partial(leftover_batches, sessions, requeue=True)
+        feed = _Feed(pool.dispatch_all, unfinished)
+        jobs, unread = _import_all(sessions, files, collection, batch_size, feed)
     elapsed = time.monotonic() - started
     stats = print_summary(sessions, [job.collection_id for job in jobs], elapsed, pool.dispatched)
     raise SystemExit(exit_code(stats, unread))
@@ -108,18 +104,15 @@ def import_(
     _one_collection_per_file(files, collection)
     sessions = open_database()
     started = time.monotonic()
-    try:
-        sender = batch_sender(make_app())
-        feed = _Feed(
-            lambda works: send_batches(sessions, works, sender),
-            lambda job: leftover_batches(sessions, job, requeue=requeue),
-            lambda path: bar(console, f"importing {path.name}", None, "puzzles"),
-        )
-        jobs, unread = _import_all(sessions, files, collection, batch_size, feed)
-        if wait:
-            _wait_for(sessions, jobs)
-    except KeyboardInterrupt:
-        _interrupted()
+    sender = batch_sender(make_app())
+    feed = _Feed(
+        lambda works: send_batches(sessions, works, sender),
+        lambda job: leftover_batches(sessions, job, requeue=requeue),
+        lambda path: bar(console, f"importing {path.name}", None, "puzzles"),
+    )
+    jobs, unread = _import_all(sessions, files, collection, batch_size, feed)
+    if wait:
+        _wait_for(sessions, jobs)
     stats = print_summary(sessions, [job.collection_id for job in jobs], time.monotonic() - started)
     raise SystemExit(exit_code(stats, unread))
 
@@ -207,8 +200,3 @@ def _wait_for(sessions: sessionmaker[Session], jobs: list[Import]) -> None:
             now, total = measure()
             advance(now - finished, total=total)
             finished = now
-
-
-def _interrupted() -> NoReturn:
-    console.print("\n[yellow]interrupted[/]: what was stored is kept; run the same command again")
-    raise SystemExit(EXIT_INTERRUPTED)

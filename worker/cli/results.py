@@ -12,6 +12,7 @@ from typing import IO, Any
 
 import click
 
+from db.errors import UnknownCollection
 from db.queries import (
     ORDERABLE,
     collection_status,
@@ -19,11 +20,9 @@ from db.queries import (
     find_results,
     stream_results,
 )
+from solver import LABELS, STATUSES
 from worker.cli.common import open_database, out
 from worker.cli.summary import status_tables
-
-LABELS = ["easy", "medium", "hard", "diabolical", "extreme"]
-STATUSES = ["solved", "multiple", "unsolvable", "invalid", "gave_up"]
 
 
 @click.command("status")
@@ -32,9 +31,9 @@ def status(collection: str | None) -> None:
     """Per collection: total, solved, rejected, remaining and the difficulty distribution."""
     sessions = open_database()
     with sessions() as session:
-        stats = [s for s in collection_status(session) if collection in (None, s["name"])]
+        stats = collection_status(session, collection)
     if collection and not stats:
-        raise click.ClickException(f"no collection named {collection!r}")
+        raise UnknownCollection(f"no collection named {collection!r}")
     out.print(*status_tables(stats, "Collections"))
 
 
@@ -93,8 +92,8 @@ def export(collection: str, fmt: str, out_path: Path | None) -> None:
     """Stream every result of COLLECTION, in line order (json: one object per line)."""
     sessions = open_database()
     with sessions() as session:
-        if not any(s["name"] == collection for s in collection_status(session)):
-            raise click.ClickException(f"no collection named {collection!r}")
+        if not collection_status(session, collection):
+            raise UnknownCollection(f"no collection named {collection!r}")
         rows = stream_results(session, collection)
         if fmt == "parquet":
             if out_path is None:
@@ -128,7 +127,7 @@ def report(collection: str, out_path: Path) -> None:
         labels = distribution(session, collection, "difficulty")
         depths = distribution(session, collection, "recursion_depth")
     if not labels:
-        raise click.ClickException(f"no results for a collection named {collection!r}")
+        raise UnknownCollection(f"no results for a collection named {collection!r}")
     draw_report(collection, labels, depths, out_path)
     out.print(f"wrote {out_path}")
 

@@ -8,7 +8,9 @@ import sys
 import click
 
 import solver
+from solver import DEFAULT_NODE_BUDGET
 from solver.grid import to_text
+from worker.cli.exits import EXIT_FAILED, fail
 
 TOP, MIDDLE, BOTTOM = (
     "┌───────┬───────┬───────┐",
@@ -70,7 +72,7 @@ def failure(result: solver.SolveResult) -> str:
 @click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
 @click.option(
     "--node-budget",
-    default=200_000,
+    default=DEFAULT_NODE_BUDGET,
     show_default=True,
     type=click.IntRange(min=1),
     help="Search nodes allowed before giving up.",
@@ -82,11 +84,7 @@ def solve(puzzle: str, as_json: bool, node_budget: int) -> None:
     """
     if puzzle == "-":
         puzzle = sys.stdin.readline()
-    try:
-        result = solver.solve(puzzle, node_budget=node_budget)
-    except solver.PuzzleFormatError as exc:
-        click.echo(f"Error: {exc}", err=True)
-        raise SystemExit(2) from None
+    result = solver.solve(puzzle, node_budget=node_budget)  # malformed: PuzzleFormatError
     if as_json:
         click.echo(json.dumps(result.to_dict(), indent=2))
     else:
@@ -94,5 +92,4 @@ def solve(puzzle: str, as_json: bool, node_budget: int) -> None:
         click.echo(side_by_side(boxed(result.puzzle), boxed(answer)))
         click.echo(describe(result))
     if result.status != "solved":
-        click.echo(f"Error: {failure(result)}", err=True)
-        raise SystemExit(1)
+        fail(failure(result), EXIT_FAILED)

@@ -8,10 +8,11 @@ from typing import Any
 from sqlalchemy.orm import Session, sessionmaker
 
 from db.queries import collection_status, rejected_lines
-from worker.cli.common import EXIT_FAILED, EXIT_OK, EXIT_REJECTED, out
+from solver import LABELS
+from worker.cli.common import out
+from worker.cli.exits import EXIT_FAILED, EXIT_OK, EXIT_REJECTED
 from worker.progress import table
 
-LABELS = ("easy", "medium", "hard", "diabolical", "extreme")
 SHOWN_REJECTIONS = 10
 
 

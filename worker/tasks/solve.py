@@ -18,12 +18,13 @@ from celery.signals import task_failure, worker_init, worker_process_init
 from celery.worker.request import Request
 
 import solver
-from db.results import record_batch, record_batch_failure
-from settings import get_settings
+from db.results import failure_reason, record_batch, record_batch_failure
 from worker.app import app
 from worker.batch import solve_batch
 from worker.database import open_session, reset_engine
-from worker.messages import TASK_NAME, MessageError, decode_batch
+from worker.errors import MessageError
+from worker.messages import TASK_NAME, decode_batch
+from worker.settings import get_settings
 
 log = logging.getLogger(__name__)
 
@@ -99,7 +100,7 @@ def _record_failed_batch(
     batch_id = (kwargs or {}).get("batch_id")
     if not isinstance(batch_id, int) or isinstance(exception, Reject):
         return  # a rejected message is malformed: its batch_id may name another, good batch
-    reason = f"{type(exception).__name__}: {exception}"[:2000]
+    reason = failure_reason(exception)
     try:
         with open_session() as session:
             record_batch_failure(session, batch_id, reason)

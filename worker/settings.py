@@ -1,18 +1,21 @@
 """Every setting of sudoku-batch, read once from the environment.
 
-The Celery app, the database layer, Alembic and the CLI all read this module; no URL
-or tunable is hard-coded anywhere else. Passwords never leave this module unmasked:
-print or log `mask_url(url)`, never the URL itself.
+The Celery app, the CLI and Alembic's environment read this module; the database layer is
+handed the URL. No URL or tunable is hard-coded anywhere else. A value that cannot be used
+raises `SettingsError` naming the variable. URLs are shown only through `db.urls.mask_url`.
 """
 
 from __future__ import annotations
 
 import os
 from dataclasses import dataclass
-from urllib.parse import urlsplit, urlunsplit
+
+from solver import DEFAULT_NODE_BUDGET
+from worker.errors import SettingsError
 
 DEFAULT_DATABASE_URL = "sqlite:///sudoku.db"
 DEFAULT_BROKER_URL = "redis://127.0.0.1:6379/0"
+DEFAULT_QUEUE = "sudoku"
 SOLVER_BACKENDS = ("auto", "native", "python")
 
 
@@ -23,7 +26,7 @@ def _int(name: str, default: int) -> int:
     try:
         return int(raw)
     except ValueError:
-        raise ValueError(f"{name}={raw!r} is not an integer") from None
+        raise SettingsError(f"{name}={raw!r} is not an integer") from None
 
 
 @dataclass(frozen=True)
@@ -32,9 +35,9 @@ class Settings:
 
     database_url: str = DEFAULT_DATABASE_URL
     broker_url: str = DEFAULT_BROKER_URL
-    queue: str = "sudoku"
+    queue: str = DEFAULT_QUEUE
     batch_size: int = 1_000  # ~50 ms of compiled solving: a message or a commit is small beside it
-    node_budget: int = 200_000
+    node_budget: int = DEFAULT_NODE_BUDGET
     worker_concurrency: int = 0  # 0: one process per core
     task_soft_time_limit: int = 240
     task_time_limit: int = 300
@@ -47,20 +50,20 @@ class Settings:
 
     def __post_init__(self) -> None:
         if not 0 < self.task_soft_time_limit < self.task_time_limit:
-            raise ValueError(
+            raise SettingsError(
                 "SUDOKU_TASK_SOFT_TIME_LIMIT must be positive and below the hard limit"
             )
         if self.visibility_timeout <= self.task_time_limit + self.retry_backoff_max:
-            raise ValueError(
+            raise SettingsError(
                 "SUDOKU_VISIBILITY_TIMEOUT must exceed the hard time limit plus the longest retry "
                 "countdown, or a slow batch is delivered twice"
             )
         if self.lost_batch_check_interval < 0:
-            raise ValueError("SUDOKU_LOST_BATCH_CHECK_INTERVAL must be 0 (off) or more seconds")
+            raise SettingsError("SUDOKU_LOST_BATCH_CHECK_INTERVAL must be 0 (off) or more seconds")
         if self.batch_size < 1:
-            raise ValueError("SUDOKU_BATCH_SIZE must be at least 1")
+            raise SettingsError("SUDOKU_BATCH_SIZE must be at least 1")
         if self.solver_backend not in SOLVER_BACKENDS:
-            raise ValueError(
+            raise SettingsError(
                 f"SUDOKU_SOLVER_BACKEND={self.solver_backend!r}: expected one of "
                 + ", ".join(SOLVER_BACKENDS)
             )
@@ -71,7 +74,7 @@ class Settings:
         return cls(
             database_url=env.get("SUDOKU_DATABASE_URL") or DEFAULT_DATABASE_URL,
             broker_url=env.get("SUDOKU_BROKER_URL") or DEFAULT_BROKER_URL,
-            queue=env.get("SUDOKU_QUEUE") or "sudoku",
+            queue=env.get("SUDOKU_QUEUE") or DEFAULT_QUEUE,
             batch_size=_int("SUDOKU_BATCH_SIZE", cls.batch_size),
             node_budget=_int("SUDOKU_NODE_BUDGET", cls.node_budget),
             worker_concurrency=_int("SUDOKU_WORKER_CONCURRENCY", cls.worker_concurrency),
@@ -86,23 +89,8 @@ class Settings:
             lost_batch_check_interval=_int(
                 "SUDOKU_LOST_BATCH_CHECK_INTERVAL", cls.lost_batch_check_interval
             ),
-            solver_backend=(env.get("SUDOKU_SOLVER_BACKEND") or "auto").strip().lower(),
+            solver_backend=(env.get("SUDOKU_SOLVER_BACKEND") or cls.solver_backend).strip().lower(),
         )
-
-
-def mask_url(url: str) -> str:
-    """The URL with its password replaced by `***`, fit for logs and screens."""
-    try:
-        parts = urlsplit(url)
-    except ValueError:
-        return "<unparseable URL>"
-    if parts.password is None:
-        return url
-    user = parts.username or ""
-    host = parts.hostname or ""
-    if parts.port is not None:
-        host = f"{host}:{parts.port}"
-    return urlunsplit(parts._replace(netloc=f"{user}:***@{host}"))
 
 
 def get_settings() -> Settings:
