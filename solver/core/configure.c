@@ -76,18 +76,15 @@ static int text(PyObject *value, const char *key, PyObject **out) {
     return 1;
 }
 
-static int ints(PyObject *tables, const char *key, int *used, int *out, Py_ssize_t n) {
+/* A table of n numbers, read as ints (is_int) or doubles into out[0..n). */
+static int numbers(PyObject *tables, const char *key, int *used, void *out, Py_ssize_t n,
+                   int is_int) {
     PyObject *items = sequence(tables, key, used, n, n);
     int ok = items != NULL;
-    for (Py_ssize_t k = 0; ok && k < n; k++) ok = integer(PyTuple_GET_ITEM(items, k), key, &out[k]);
-    Py_XDECREF(items);
-    return ok;
-}
-
-static int doubles(PyObject *tables, const char *key, int *used, double *out, Py_ssize_t n) {
-    PyObject *items = sequence(tables, key, used, n, n);
-    int ok = items != NULL;
-    for (Py_ssize_t k = 0; ok && k < n; k++) ok = number(PyTuple_GET_ITEM(items, k), key, &out[k]);
+    for (Py_ssize_t k = 0; ok && k < n; k++) {
+        PyObject *item = PyTuple_GET_ITEM(items, k);
+        ok = is_int ? integer(item, key, (int *)out + k) : number(item, key, (double *)out + k);
+    }
     Py_XDECREF(items);
     return ok;
 }
@@ -223,13 +220,13 @@ static int read_tables(PyObject *tables) {
     int used = 0, copies[2], estimate_ok;
     double scale[3], estimate[3];
     PyObject *no_solution;
-    estimate_ok = doubles(tables, "scale", &used, scale, 3) &&
-                  doubles(tables, "estimate", &used, estimate, 3) &&
-                  ints(tables, "copies", &used, copies, 2);
+    estimate_ok = numbers(tables, "scale", &used, scale, 3, 0) &&
+                  numbers(tables, "estimate", &used, estimate, 3, 0) &&
+                  numbers(tables, "copies", &used, copies, 2, 1);
     if (!estimate_ok || !ladder(tables, &used) || !labels(tables, &used) || !markers(tables, &used) ||
         !classes(tables, &used) ||
-        !ints(tables, "length_bonus", &used, T.length_bonus, MAX_LENGTH + 1) ||
-        !ints(tables, "unique_rectangle_type_2_bonus", &used, &T.ur_type_2_bonus, 1) ||
+        !numbers(tables, "length_bonus", &used, T.length_bonus, MAX_LENGTH + 1, 1) ||
+        !numbers(tables, "unique_rectangle_type_2_bonus", &used, &T.ur_type_2_bonus, 1, 1) ||
         !names(tables, "statuses", &used, STATUS_NAMES, 0, SOLVER_BUG, G.statuses) ||
         !names(tables, "contradictions", &used, CONTRADICTION_NAMES, 1, CONTRADICTION_KINDS,
                G.contradictions) ||

@@ -8,27 +8,20 @@ ordered list of their items. ``check_batch`` is what the process pool runs over 
 
 from __future__ import annotations
 
+import dataclasses
+
 from collections.abc import Callable, Sequence
 from typing import Any
 
 from solver import engine
-from solver.result import SolveResult
+from solver.result import Metrics, SolveResult
 
 Puzzle = str | Sequence[int]
 Outcome = dict[str, Any]
 
-RESULT_FIELDS = ("puzzle", "status", "solution", "reason")
-RATING_FIELDS = ("difficulty_score", "difficulty", "ep", "ed")
-METRIC_FIELDS = (
-    "solved_by_elimination",
-    "hardest_technique",
-    "technique_counts",
-    "recursion_depth",
-    "guesses",
-    "backtracks",
-    "givens",
-    "nodes",
-)
+# Every field of the result and of its metrics, in their dataclasses' order.
+RESULT_FIELDS = tuple(f.name for f in dataclasses.fields(SolveResult) if f.name != "metrics")
+METRIC_FIELDS = tuple(f.name for f in dataclasses.fields(Metrics))
 SHOWN = 20  # mismatches listed in one failure message; the rest are counted
 
 
@@ -38,7 +31,7 @@ def fields(result: SolveResult) -> Outcome:
     out: Outcome = {"types": [type(result), type(result.metrics)]}
     out["types"].append(type(result.metrics.technique_counts))
     out["types"] = [t.__qualname__ for t in out["types"]]
-    out |= {name: getattr(result, name) for name in RESULT_FIELDS + RATING_FIELDS}
+    out |= {name: getattr(result, name) for name in RESULT_FIELDS}
     for name in METRIC_FIELDS:
         out[f"metrics.{name}"] = getattr(result.metrics, name)
     out["metrics.technique_counts"] = list(result.metrics.technique_counts.items())
@@ -83,7 +76,7 @@ def _summary(outcome: Outcome) -> str:
 
 def _order(name: str) -> int:
     """Fields in the order of the dataclasses, exception fields last."""
-    names = ["types", *RESULT_FIELDS, *(f"metrics.{n}" for n in METRIC_FIELDS), *RATING_FIELDS]
+    names = ["types", *RESULT_FIELDS, *(f"metrics.{n}" for n in METRIC_FIELDS)]
     return names.index(name) if name in names else len(names)
 
 
