@@ -9,7 +9,6 @@ ordered list of their items. ``check_batch`` is what the process pool runs over 
 from __future__ import annotations
 
 import dataclasses
-
 from collections.abc import Callable, Sequence
 from typing import Any
 
