@@ -5,8 +5,20 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
-from sqlalchemy import RowMapping, Select, func, select
-from sqlalchemy.orm import Session
+from sqlalchemy import (
+    Boolean,
+    ColumnElement,
+    RowMapping,
+    Select,
+    cast,
+    false,
+    func,
+    null,
+    select,
+    true,
+)
+from sqlalchemy.orm import InstrumentedAttribute, Session
+from sqlalchemy.types import TypeEngine
 
 from db.counters import COUNTERS
 from db.models import Collection, CollectionPuzzle, RejectedLine, Result
@@ -23,32 +35,38 @@ ORDERABLE = (
     "line",
 )
 
-DISTRIBUTIONS = ("difficulty", "recursion_depth", "status", "hardest_technique")
+DISTRIBUTIONS = ("difficulty", "difficulty_score", "recursion_depth", "status", "hardest_technique")
 
 
-def _difficulty_counts(session: Session, collection_ids: list[int]) -> dict[int, dict[str, int]]:
+def _result_counts(
+    session: Session, collection_ids: list[int], column: InstrumentedAttribute[Any]
+) -> dict[int, dict[str, int]]:
+    """collection id -> value of a results column -> distinct puzzles (NULL left out)."""
     stmt = (
-        select(CollectionPuzzle.collection_id, Result.difficulty, func.count())
+        select(CollectionPuzzle.collection_id, column, func.count())
         .join(Result, Result.puzzle_id == CollectionPuzzle.puzzle_id)
         .where(CollectionPuzzle.collection_id.in_(collection_ids))
-        .where(CollectionPuzzle.is_duplicate.is_(False), Result.difficulty.is_not(None))
-        .group_by(CollectionPuzzle.collection_id, Result.difficulty)
+        .where(CollectionPuzzle.is_duplicate.is_(False), column.is_not(None))
+        .group_by(CollectionPuzzle.collection_id, column)
     )
     counts: dict[int, dict[str, int]] = {cid: {} for cid in collection_ids}
-    for collection_id, label, count in session.execute(stmt):
-        counts[collection_id][str(label)] = count
+    for collection_id, value, count in session.execute(stmt):
+        counts[collection_id][str(value)] = count
     return counts
 
 
 def collection_status(session: Session, name: str | None = None) -> list[dict[str, Any]]:
     """Per collection (or only `name`), by name: id, name, source_file, the counters
     (lines_read, accepted, duplicates, rejected, total, done, failed), remaining
-    (total - done - failed) and difficulty (label -> distinct puzzles)."""
+    (total - done - failed), statuses (result status -> distinct puzzles; they add up to
+    done) and difficulty (label -> distinct puzzles; they add up to statuses' solved)."""
     stmt = select(Collection).order_by(Collection.name)
     if name is not None:
         stmt = stmt.where(Collection.name == name)
     collections = list(session.scalars(stmt))
-    labels = _difficulty_counts(session, [c.id for c in collections])
+    ids = [c.id for c in collections]
+    statuses = _result_counts(session, ids, Result.status)
+    labels = _result_counts(session, ids, Result.difficulty)
     return [
         {
             "id": c.id,
@@ -56,10 +74,16 @@ def collection_status(session: Session, name: str | None = None) -> list[dict[st
             "source_file": c.source_file,
             **{counter: getattr(c, counter) for counter in COUNTERS},
             "remaining": c.total - c.done - c.failed,
+            "statuses": statuses[c.id],
             "difficulty": labels[c.id],
         }
         for c in collections
     ]
+
+
+def collection_exists(session: Session, name: str) -> bool:
+    """Whether a collection of that name was imported."""
+    return session.scalar(select(Collection.id).where(Collection.name == name)) is not None
 
 
 def distribution(session: Session, collection: str, column: str) -> dict[Any, int]:
@@ -135,16 +159,58 @@ def find_results(
     return list(session.execute(stmt).mappings())
 
 
-def stream_results(session: Session, collection: str) -> Iterator[RowMapping]:
-    """Every line of a collection in line order, fetched 1,000 at a time (server-side
-    cursor on PostgreSQL), for export."""
-    stmt = (
-        select(puzzle_results)
-        .where(puzzle_results.c.collection == collection)
-        .order_by(puzzle_results.c.line)
-        .execution_options(yield_per=1_000)
+_rejected = RejectedLine.__table__.c
+# What export writes for each line: the view's columns, then whether the line was rejected and,
+# if so, the column of its first offending character and its text (its reason is `reason`).
+EXPORTED: tuple[tuple[str, TypeEngine[Any]], ...] = (
+    *((column.name, column.type) for column in puzzle_results.c),
+    ("rejected", Boolean()),
+    ("column", _rejected.column.type),
+    ("raw_text", _rejected.raw_text.type),
+)
+
+
+def _rejected_rows(collection: str) -> Select[Any]:
+    """A collection's rejected lines with the export's columns (NULL where they do not apply)."""
+    shown: dict[str, Any] = {
+        "collection_id": Collection.id,
+        "collection": Collection.name,
+        "line": _rejected.line,
+        "reason": _rejected.reason,
+        "rejected": true(),
+        "column": _rejected.column,
+        "raw_text": _rejected.raw_text,
+    }
+    columns: list[ColumnElement[Any]] = [
+        (shown[name] if name in shown else cast(null(), type_)).label(name)
+        for name, type_ in EXPORTED
+    ]
+    return (
+        select(*columns)
+        .join_from(RejectedLine, Collection, Collection.id == _rejected.collection_id)
+        .where(Collection.name == collection)
     )
-    yield from session.execute(stmt).mappings()
+
+
+def stream_results(
+    session: Session, collection: str, *, rejected: bool = False
+) -> Iterator[RowMapping]:
+    """Every accepted line of a collection (and every rejected one, with `rejected`), in line
+    order, with the columns of `EXPORTED`, fetched 1,000 at a time (server-side cursor on
+    PostgreSQL), for export."""
+    view = puzzle_results.c
+    accepted = select(
+        *view,
+        false().label("rejected"),
+        cast(null(), _rejected.column.type).label("column"),
+        cast(null(), _rejected.raw_text.type).label("raw_text"),
+    ).where(view.collection == collection)
+    if rejected:
+        every = accepted.union_all(_rejected_rows(collection)).order_by("line")
+        yield from session.execute(every.execution_options(yield_per=1_000)).mappings()
+    else:
+        stmt = accepted.order_by(view.line)
+        yield from session.execute(stmt.execution_options(yield_per=1_000)).mappings()
 
 
 def progress(session: Session, collection_id: int) -> tuple[int, int]:

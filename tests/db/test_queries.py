@@ -11,6 +11,7 @@ from sqlalchemy.orm import Session
 
 from db.imports import add_records, get_or_create_collection
 from db.queries import (
+    EXPORTED,
     collection_status,
     distribution,
     find_results,
@@ -128,6 +129,7 @@ def test_collection_status_reports_counters_and_difficulty(
     }
     assert (mine["rejected"], mine["duplicates"], mine["remaining"]) == (1, 1, 1)
     assert mine["difficulty"] == {"easy": 1, "hard": 1, "diabolical": 1}
+    assert mine["statuses"] == {"solved": 3, "multiple": 1}  # they add up to done
     assert (other["total"], other["done"], other["remaining"]) == (1, 1, 0)
     assert [s["name"] for s in collection_status(session, "other")] == ["other"]
     assert progress(session, fixture_collections) == (4, 5)
@@ -144,6 +146,12 @@ def test_distributions_count_distinct_puzzles_with_a_result(
         None: 1,
     }
     assert distribution(session, "my_collection", "recursion_depth") == {0: 2, 1: 1, 2: 1}
+    assert distribution(session, "my_collection", "difficulty_score") == {
+        1.0: 1,
+        6.5: 1,
+        8.0: 1,
+        None: 1,
+    }
     with pytest.raises(ValueError, match="allowed: difficulty"):
         distribution(session, "my_collection", "solution")
 
@@ -188,7 +196,8 @@ def test_find_results_refuses_an_unknown_order(session: Session) -> None:
 def test_stream_results_yields_every_line_in_order(
     session: Session, fixture_collections: int
 ) -> None:
-    """Export sees every accepted line, duplicates flagged, in line order."""
+    """Export sees every accepted line, duplicates flagged, in line order (rejected lines
+    only when asked)."""
     rows = list(stream_results(session, "my_collection"))
     assert [(r["line"], r["is_duplicate"]) for r in rows] == [
         (1, False),
@@ -198,4 +207,31 @@ def test_stream_results_yields_every_line_in_order(
         (5, False),
         (7, False),
     ]
+    assert rows[1]["technique_counts"] == {"naked_single": 20, "x_wing": 1}
+
+
+def test_stream_results_puts_the_rejected_lines_in_line_order_when_asked(
+    session: Session, fixture_collections: int
+) -> None:
+    """With rejected=True line 6 comes between 5 and 7, with its reason and text, and NULL
+    where a result would be; every row has the same columns."""
+    rows = list(stream_results(session, "my_collection", rejected=True))
+    assert [(r["line"], r["rejected"]) for r in rows] == [
+        (1, False),
+        (2, False),
+        (3, False),
+        (4, False),
+        (5, False),
+        (6, True),
+        (7, False),
+    ]
+    bad = rows[5]
+    assert (bad["collection"], bad["reason"], bad["raw_text"], bad["column"]) == (
+        "my_collection",
+        "too short",
+        "12?",
+        None,
+    )
+    assert (bad["puzzle"], bad["status"], bad["technique_counts"]) == (None, None, None)
+    assert {tuple(r.keys()) for r in rows} == {tuple(name for name, _ in EXPORTED)}
     assert rows[1]["technique_counts"] == {"naked_single": 20, "x_wing": 1}
