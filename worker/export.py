@@ -1,40 +1,98 @@
-"""Parquet export, written in row groups so a million results never sit in memory."""
+"""Result rows as CSV, JSON lines and Parquet, streamed (a million rows never sit in memory).
+
+Every format writes the same values: booleans as `true`/`false`, `technique_counts` as a JSON
+object with the techniques in ladder order (easiest first, whichever database stored it),
+timestamps in ISO 8601, NULL as an empty CSV cell or JSON `null`.
+"""
 
 from __future__ import annotations
 
+import csv
 import json
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from datetime import datetime
 from itertools import islice
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
-from db.views import puzzle_results
+from solver import LADDER
 from worker.errors import MissingExtra
 
 ROW_GROUP = 50_000
+_RUNG = {rung.name: index for index, rung in enumerate(LADDER)}
+
+Row = Mapping[Any, Any]  # a row by column name
 
 
-def write_parquet(rows: Iterable[Mapping[Any, Any]], out: Path) -> int:
-    """Write `puzzle_results` rows to a Parquet file; returns how many were written."""
+def in_ladder_order(counts: Mapping[str, Any]) -> dict[str, Any]:
+    """A technique -> count object with its techniques easiest first (unknown names last)."""
+    return dict(sorted(counts.items(), key=lambda item: _RUNG.get(item[0], len(_RUNG))))
+
+
+def json_value(value: Any) -> Any:
+    """A column's value as plain JSON data."""
+    if isinstance(value, datetime):
+        return value.isoformat()
+    if isinstance(value, Mapping):
+        return in_ladder_order(value)
+    return value
+
+
+def text(value: Any) -> str:
+    """A column's value as text, for a CSV cell or a table: JSON objects as one line of JSON,
+    booleans as true/false, NULL as an empty string."""
+    if value is None:
+        return ""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, Mapping):
+        return json.dumps(in_ladder_order(value))
+    if isinstance(value, datetime):
+        return value.isoformat()
+    return str(value)
+
+
+def write_csv(rows: Iterable[Row], columns: Sequence[str], stream: IO[str]) -> int:
+    """A header (even for no rows), then one CSV record per row; returns how many."""
+    writer = csv.writer(stream)
+    writer.writerow(columns)
+    written = 0
+    for row in rows:
+        writer.writerow([text(row[name]) for name in columns])
+        written += 1
+    return written
+
+
+def write_json_lines(rows: Iterable[Row], columns: Sequence[str], stream: IO[str]) -> int:
+    """One JSON object per line and row; returns how many."""
+    written = 0
+    for row in rows:
+        stream.write(json.dumps({name: json_value(row[name]) for name in columns}) + "\n")
+        written += 1
+    return written
+
+
+def write_parquet(rows: Iterable[Row], columns: Sequence[tuple[str, Any]], out: Path) -> int:
+    """Rows to a Parquet file, `columns` being (name, SQL type) pairs (JSON objects are
+    written as JSON text); returns how many rows were written."""
     try:
         import pyarrow as pa
         import pyarrow.parquet as pq
     except ImportError:
         raise MissingExtra("parquet export", "pyarrow", "parquet") from None
-    schema = pa.schema([(column.name, _arrow_type(pa, column.type)) for column in puzzle_results.c])
+    schema = pa.schema([(name, _arrow_type(pa, sql_type)) for name, sql_type in columns])
     written = 0
     iterator = iter(rows)
     with pq.ParquetWriter(out, schema) as writer:
         while group := list(islice(iterator, ROW_GROUP)):
-            columns = {name: [_flat(row[name]) for row in group] for name in schema.names}
-            writer.write_table(pa.table(columns, schema=schema))
+            table = {name: [_flat(row[name]) for row in group] for name in schema.names}
+            writer.write_table(pa.table(table, schema=schema))
             written += len(group)
     return written
 
 
 def _arrow_type(pa: Any, sql_type: Any) -> Any:
-    """The Arrow type of a view column (JSON columns are written as JSON text)."""
+    """The Arrow type of a SQL column type (JSON columns are written as JSON text)."""
     try:
         python_type = sql_type.python_type
     except NotImplementedError:
@@ -48,4 +106,4 @@ def _arrow_type(pa: Any, sql_type: Any) -> Any:
 
 
 def _flat(value: Any) -> Any:
-    return json.dumps(value, sort_keys=True) if isinstance(value, dict) else value
+    return json.dumps(in_ladder_order(value)) if isinstance(value, Mapping) else value

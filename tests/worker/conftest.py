@@ -60,3 +60,15 @@ def puzzle_file(tmp_path: Path) -> Path:
     path = tmp_path / "small.txt"
     path.write_text("\n".join(lines) + "\n")
     return path
+
+
+@pytest.fixture
+def solved(env: dict[str, str], puzzle_file: Path) -> str:
+    """The `small` collection (puzzle_file) run to the end; its name."""
+    from click.testing import CliRunner
+
+    from worker.cli import main
+
+    result = CliRunner().invoke(main, ["run", str(puzzle_file)], catch_exceptions=False)
+    assert result.exit_code == 3, result.output  # its one bad line
+    return "small"

@@ -131,7 +131,7 @@ def test_sql_metacharacters_in_filters_are_just_text(
 def test_export_streams_every_line_in_each_format(
     env: dict[str, str], puzzle_file: Path, tmp_path: Path
 ) -> None:
-    """export writes one record per imported line as CSV, JSON lines and Parquet."""
+    """export writes one record per line of the file as CSV, JSON lines and Parquet."""
     import pyarrow.parquet as pq
 
     invoke("run", str(puzzle_file))
@@ -141,7 +141,7 @@ def test_export_streams_every_line_in_each_format(
     ]
     out = tmp_path / "small.parquet"
     assert invoke("export", "small", "--format", "parquet", "--out", str(out)).exit_code == 0
-    assert len(as_csv) == len(as_json) == pq.read_table(out).num_rows == 121
+    assert len(as_csv) == len(as_json) == pq.read_table(out).num_rows == 122
     assert [int(r["line"]) for r in as_csv] == sorted(int(r["line"]) for r in as_csv)
 
 

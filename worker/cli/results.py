@@ -2,11 +2,7 @@
 
 from __future__ import annotations
 
-import csv
-import json
 import sys
-from collections.abc import Iterable, Mapping
-from datetime import datetime
 from pathlib import Path
 from typing import IO, Any
 
@@ -14,15 +10,20 @@ import click
 
 from db.errors import UnknownCollection
 from db.queries import (
+    EXPORTED,
     ORDERABLE,
     collection_status,
     distribution,
     find_results,
     stream_results,
 )
+from db.views import puzzle_results
 from solver import LABELS, STATUSES
 from worker.cli.common import open_database, out
 from worker.cli.summary import status_tables
+from worker.export import write_csv, write_json_lines
+
+VIEW_COLUMNS = tuple(column.name for column in puzzle_results.c)
 
 
 @click.command("status")
@@ -76,7 +77,18 @@ def query(
             descending=not ascending,
             limit=limit,
         )
-    write_rows(rows, fmt, sys.stdout)
+    if fmt == "table":
+        if not rows:
+            out.print("no matching results")
+            return
+        from worker.progress import table
+
+        out.print(
+            table("Results", list(VIEW_COLUMNS), [[r[c] for c in VIEW_COLUMNS] for r in rows])
+        )
+        return
+    write = write_csv if fmt == "csv" else write_json_lines
+    write(rows, VIEW_COLUMNS, sys.stdout)
 
 
 @click.command("export")
@@ -88,25 +100,38 @@ def query(
     type=click.Path(dir_okay=False, path_type=Path),
     help="Write here (default: standard output; required for parquet).",
 )
-def export(collection: str, fmt: str, out_path: Path | None) -> None:
-    """Stream every result of COLLECTION, in line order (json: one object per line)."""
+@click.option(
+    "--rejected/--no-rejected",
+    default=True,
+    show_default=True,
+    help="Include the rejected lines, in line order with the others (rejected = true, with "
+    "their column, raw_text and reason).",
+)
+def export(collection: str, fmt: str, out_path: Path | None, rejected: bool) -> None:
+    """Stream every line of COLLECTION with its result, in line order (json: one object per
+    line)."""
+    if fmt == "parquet" and out_path is None:
+        raise click.UsageError("--format parquet needs --out FILE")
     sessions = open_database()
     with sessions() as session:
         if not collection_status(session, collection):
             raise UnknownCollection(f"no collection named {collection!r}")
-        rows = stream_results(session, collection)
+        rows = stream_results(session, collection, rejected=rejected)
         if fmt == "parquet":
-            if out_path is None:
-                raise click.UsageError("--format parquet needs --out FILE")
             from worker.export import write_parquet
 
-            write_parquet(rows, out_path)
-            return
-        if out_path is None:
-            write_rows(rows, fmt, sys.stdout)
-            return
-        with out_path.open("w", encoding="utf-8", newline="") as stream:
-            write_rows(rows, fmt, stream)
+            assert out_path is not None  # checked above
+            write_parquet(rows, EXPORTED, out_path)
+        elif out_path is None:
+            _write_lines(rows, fmt, sys.stdout)
+        else:
+            with out_path.open("w", encoding="utf-8", newline="") as stream:
+                _write_lines(rows, fmt, stream)
+
+
+def _write_lines(rows: Any, fmt: str, stream: IO[str]) -> None:
+    write = write_csv if fmt == "csv" else write_json_lines
+    write(rows, [name for name, _ in EXPORTED], stream)
 
 
 @click.command("report")
@@ -130,34 +155,3 @@ def report(collection: str, out_path: Path) -> None:
         raise UnknownCollection(f"no results for a collection named {collection!r}")
     draw_report(collection, labels, depths, out_path)
     out.print(f"wrote {out_path}")
-
-
-def write_rows(rows: Iterable[Mapping[Any, Any]], fmt: str, stream: IO[str]) -> None:
-    """Rows as a table, CSV or JSON lines."""
-    if fmt == "table":
-        rows = list(rows)
-        if not rows:
-            out.print("no matching results")
-            return
-        from worker.progress import table
-
-        columns = list(rows[0])
-        out.print(table("Results", columns, [[_plain(r[c]) for c in columns] for r in rows]))
-        return
-    writer = None
-    for row in rows:
-        if fmt == "json":
-            stream.write(json.dumps({k: _plain(v) for k, v in row.items()}) + "\n")
-            continue
-        if writer is None:
-            writer = csv.DictWriter(stream, fieldnames=list(row))
-            writer.writeheader()
-        writer.writerow({k: _csv_cell(v) for k, v in row.items()})
-
-
-def _plain(value: Any) -> Any:
-    return value.isoformat() if isinstance(value, datetime) else value
-
-
-def _csv_cell(value: Any) -> Any:
-    return json.dumps(value, sort_keys=True) if isinstance(value, dict) else _plain(value)
