@@ -1,10 +1,10 @@
-"""What long work shows a person: a live bar (done/total, rate, ETA) and a closing summary."""
+"""What long work shows a person: a live bar (done/total, rate, ETA), counts in words."""
 
 from __future__ import annotations
 
 from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import Any, Protocol
+from typing import Protocol
 
 from rich.console import Console
 from rich.progress import (
@@ -16,7 +16,6 @@ from rich.progress import (
     TimeElapsedColumn,
     TimeRemainingColumn,
 )
-from rich.table import Table
 
 
 class Advance(Protocol):
@@ -50,22 +49,11 @@ def bar(console: Console, description: str, total: int | None, unit: str) -> Ite
         yield advance
 
 
-def table(title: str, columns: list[str], rows: list[list[Any]]) -> Table:
-    """A plain summary table."""
-    out = Table(title=title, title_justify="left")
-    for index, column in enumerate(columns):
-        numeric = any(isinstance(row[index], int | float) for row in rows)
-        out.add_column(column, justify="right" if numeric else "left")
-    for row in rows:
-        out.add_row(*(_cell(value) for value in row))
-    return out
+def plural(n: int, noun: str, many: str | None = None) -> str:
+    """The noun for n of them: `puzzle` for 1, `puzzles` (or `many`) for any other n."""
+    return noun if n == 1 else many or noun + "s"
 
 
-def _cell(value: Any) -> str:
-    if value is None:
-        return "-"
-    if isinstance(value, float):
-        return f"{value:,.2f}"
-    if isinstance(value, int):
-        return f"{value:,}"
-    return str(value)
+def counted(n: int, noun: str, many: str | None = None) -> str:
+    """`1 puzzle`, `2 puzzles`, `1,000 batches`: a count with its noun in the right number."""
+    return f"{n:,} {plural(n, noun, many)}"

@@ -4,15 +4,159 @@ from __future__ import annotations
 
 import csv
 import io
+import json
+import os
+import pty
+import re
+import struct
+import subprocess
+import sys
+from fcntl import ioctl
+from termios import TIOCSWINSZ
 
 from click.testing import CliRunner, Result
 
 from db.views import puzzle_results
+from tests.worker.conftest import ROOT
 from worker.cli import main
+from worker.cli.exits import EXIT_USAGE
+from worker.cli.results import TABLE_COLUMNS
+from worker.tables import cell
+
+README_QUERY = ["query", "--needs-search", "--order-by", "guesses", "--limit", "5"]
+ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
 
 
 def invoke(*args: str, env: dict[str, str] | None = None) -> Result:
     return CliRunner().invoke(main, list(args), env=env, catch_exceptions=False)
+
+
+def json_rows(*args: str) -> list[dict[str, object]]:
+    """The rows `query ARGS --format json` gives."""
+    output = invoke(*args, "--format", "json").output
+    return [json.loads(line) for line in output.splitlines()]
+
+
+def table_body(output: str, first_column: str) -> list[list[str]]:
+    """The cells of each table row that starts with `first_column`, split on the gaps."""
+    lines = [line for line in output.splitlines() if line.startswith(first_column + " ")]
+    return [re.split(r" {2,}", line.strip()) for line in lines]
+
+
+def expected_cells(rows: list[dict[str, object]], columns: tuple[str, ...]) -> list[list[str]]:
+    return [[cell(row[name]) for name in columns] for row in rows]
+
+
+def run_in_terminal(args: list[str], columns: int, env: dict[str, str]) -> str:
+    """What the command shows in a pseudo-terminal `columns` wide, escape codes removed."""
+    leader, follower = pty.openpty()
+    ioctl(follower, TIOCSWINSZ, struct.pack("HHHH", 50, columns, 0, 0))
+    environ = {k: v for k, v in os.environ.items() if k not in ("COLUMNS", "LINES")}
+    environ.update(env, TERM="xterm-256color", PYTHONPATH=str(ROOT))
+    process = subprocess.Popen(
+        [sys.executable, "-m", "worker", *args],
+        stdin=follower,
+        stdout=follower,
+        stderr=follower,
+        env=environ,
+        cwd=ROOT,
+    )
+    os.close(follower)
+    chunks = []
+    while True:
+        try:
+            chunk = os.read(leader, 65536)
+        except OSError:  # EIO: the terminal closed with the process
+            break
+        if not chunk:
+            break
+        chunks.append(chunk)
+    os.close(leader)
+    assert process.wait(timeout=60) == 0
+    return ANSI.sub("", b"".join(chunks).decode()).replace("\r\n", "\n")
+
+
+def test_query_in_a_200_column_terminal_shows_every_cell_whole(
+    env: dict[str, str], solved: str
+) -> None:
+    """The README's first query, in a real 200-column terminal: the default columns, each
+    cell in full on one line, nothing cut to `…`."""
+    shown = run_in_terminal(README_QUERY, 200, env)
+    assert "…" not in shown
+    assert all(len(line) <= 200 for line in shown.splitlines())
+    header = next(line for line in shown.splitlines() if line.startswith("collection"))
+    assert header.split() == list(TABLE_COLUMNS)
+    expected = expected_cells(json_rows(*README_QUERY), TABLE_COLUMNS)
+    assert len(expected) == 5
+    assert table_body(shown, solved) == expected
+
+
+def test_query_fits_an_80_column_terminal_without_cutting_a_cell(
+    env: dict[str, str], solved: str
+) -> None:
+    """COLUMNS=80: long headers wrap at their underscores, every value stays whole."""
+    shown = invoke(*README_QUERY, env={"COLUMNS": "80"}).output
+    assert "…" not in shown
+    assert max(len(line) for line in shown.splitlines()) <= 80
+    assert "difficulty_" in shown.splitlines()[1]
+    assert table_body(shown, solved) == expected_cells(json_rows(*README_QUERY), TABLE_COLUMNS)
+
+
+def test_a_piped_table_is_as_wide_as_its_widest_row(env: dict[str, str], solved: str) -> None:
+    """Piped without COLUMNS, even the 81-character puzzle stays whole on its line."""
+    args = ["query", "--columns", "collection,line,puzzle", "-n", "3"]
+    shown = invoke(*args).output
+    rows = json_rows(*args)
+    assert table_body(shown, solved) == expected_cells(rows, ("collection", "line", "puzzle"))
+
+
+def test_query_columns_chooses_the_columns_and_shows_json_as_json(
+    env: dict[str, str], solved: str
+) -> None:
+    """--columns a,b,c: those columns in that order; technique_counts as JSON, not a repr."""
+    args = ["query", "--columns", "line,puzzle,technique_counts", "--order-by", "line", "-n", "4"]
+    shown = invoke(*args).output
+    header = next(line for line in shown.splitlines() if line.startswith("line"))
+    assert header.split() == ["line", "puzzle", "technique_counts"]
+    rows = json_rows(*args)
+    for row in rows:
+        line = next(x for x in shown.splitlines() if str(row["puzzle"]) in x)
+        counts = json.loads(line.split(str(row["puzzle"]))[1])
+        assert counts == row["technique_counts"]
+        assert list(counts) == list(row["technique_counts"])  # ladder order, easiest first
+
+
+def test_query_all_columns_shows_every_column_of_the_view(env: dict[str, str], solved: str) -> None:
+    """--all-columns: the table's header names every column of puzzle_results."""
+    shown = invoke("query", "--all-columns", "-n", "1").output
+    header = next(line for line in shown.splitlines() if line.startswith("collection_id"))
+    assert header.split() == [column.name for column in puzzle_results.c]
+
+
+def test_a_table_too_wide_for_the_terminal_shows_each_row_as_a_record(
+    env: dict[str, str], solved: str
+) -> None:
+    """--all-columns in 100 columns: one `column  value` line per column and row, every value
+    whole (an 81-character puzzle wraps onto a second line, never cut)."""
+    args = ["query", "--all-columns", "--order-by", "line", "-n", "2"]
+    shown = invoke(*args, env={"COLUMNS": "100"}).output
+    assert "…" not in shown
+    assert max(len(line) for line in shown.splitlines()) <= 100
+    blocks = shown.split("Results, row ")[1:]
+    assert [block.split("\n", 1)[0] for block in blocks] == ["1 of 2", "2 of 2"]
+    for block, row in zip(blocks, json_rows(*args), strict=True):
+        squeezed = "".join(block.split())
+        for name, value in row.items():
+            assert name + "".join(cell(value).split()) in squeezed, name
+
+
+def test_query_refuses_an_unknown_column_and_lists_the_columns(env: dict[str, str]) -> None:
+    """A misspelt column is a usage error (exit 2) that lists the columns there are."""
+    result = invoke("query", "--columns", "line,score")
+    assert result.exit_code == EXIT_USAGE
+    message = " ".join(result.output.split())
+    assert "unknown column 'score'" in message
+    assert "the columns are: collection_id, collection, line," in message
 
 
 def test_a_csv_query_without_rows_prints_its_header(env: dict[str, str], solved: str) -> None:

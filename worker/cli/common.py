@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import logging
-import sys
+import os
+from typing import Any
 
 import click
 from rich.console import Console
@@ -12,12 +13,21 @@ from sqlalchemy.orm import Session, sessionmaker
 from db.engine import ensure_schema, make_engine, session_factory
 from db.urls import mask_url
 from worker.settings import Settings, get_settings
+from worker.tables import UNLIMITED
 
 log = logging.getLogger("sudoku_batch")
 
 console = Console(stderr=True)
-# Tables stay readable when piped or captured (rich would assume 80 columns).
-out = Console(soft_wrap=True, width=None if sys.stdout.isatty() else 120)
+
+
+def show(*objects: Any) -> None:
+    """Print to standard output as wide as the terminal (or `COLUMNS`, when set): a table
+    cell that does not fit wraps onto more lines, it is never cut. Piped or captured without
+    `COLUMNS`, a table keeps its natural width (rich alone would assume 80 columns)."""
+    stdout = Console(soft_wrap=True)
+    if not stdout.is_terminal and not os.environ.get("COLUMNS", "").isdigit():
+        stdout = Console(soft_wrap=True, width=UNLIMITED)
+    stdout.print(*objects)
 
 
 def open_database(config: Settings | None = None) -> sessionmaker[Session]:

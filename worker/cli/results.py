@@ -19,11 +19,46 @@ from db.queries import (
 )
 from db.views import puzzle_results
 from solver import LABELS, STATUSES
-from worker.cli.common import open_database, out
+from worker.cli.common import open_database, show
 from worker.cli.summary import status_tables
 from worker.export import write_csv, write_json_lines
+from worker.progress import plural
+from worker.tables import table
 
 VIEW_COLUMNS = tuple(column.name for column in puzzle_results.c)
+# What `query` shows as a table unless told otherwise (with the columns it orders and filters
+# by): which line, its verdict, its rating and the search it took; fits 80 columns.
+TABLE_COLUMNS = (
+    "collection",
+    "line",
+    "status",
+    "difficulty",
+    "difficulty_score",
+    "hardest_technique",
+    "guesses",
+)
+
+
+def _column_list(
+    _ctx: click.Context, _param: click.Parameter, value: str | None
+) -> tuple[str, ...] | None:
+    """`--columns a,b,c`: names of the view's columns, checked."""
+    if value is None:
+        return None
+    names = tuple(name.strip() for name in value.split(",") if name.strip())
+    unknown = [name for name in names if name not in VIEW_COLUMNS]
+    if unknown or not names:
+        what = f"unknown {plural(len(unknown), 'column')} {', '.join(map(repr, unknown))}"
+        if not names:
+            what = "no column named"
+        raise click.BadParameter(f"{what}; the columns are: {', '.join(VIEW_COLUMNS)}")
+    return names
+
+
+def _table_columns(order_by: str, by_depth: bool) -> tuple[str, ...]:
+    """The default table's columns, and those the rows were chosen or ordered by."""
+    asked = (order_by, "recursion_depth") if by_depth else (order_by,)
+    return TABLE_COLUMNS + tuple(name for name in dict.fromkeys(asked) if name not in TABLE_COLUMNS)
 
 
 @click.command("status")
@@ -35,7 +70,7 @@ def status(collection: str | None) -> None:
         stats = collection_status(session, collection)
     if collection and not stats:
         raise UnknownCollection(f"no collection named {collection!r}")
-    out.print(*status_tables(stats, "Collections"))
+    show(*status_tables(stats, "Collections"))
 
 
 @click.command("query")
@@ -52,6 +87,15 @@ def status(collection: str | None) -> None:
 @click.option("--ascending", is_flag=True, help="Smallest first (default: largest first).")
 @click.option("--limit", "-n", type=click.IntRange(1), default=20, show_default=True)
 @click.option("--format", "fmt", type=click.Choice(["table", "csv", "json"]), default="table")
+@click.option(
+    "--columns",
+    callback=_column_list,
+    metavar="A,B,...",
+    help="Show these columns of the puzzle_results view, in this order. Default: a table shows "
+    f"{', '.join(TABLE_COLUMNS)} and the columns ordered or filtered by; csv and json, every "
+    "column.",
+)
+@click.option("--all-columns", is_flag=True, help="Every column of the view, even in a table.")
 def query(
     collection: str | None,
     difficulty: str | None,
@@ -62,8 +106,16 @@ def query(
     ascending: bool,
     limit: int,
     fmt: str,
+    columns: tuple[str, ...] | None,
+    all_columns: bool,
 ) -> None:
     """Find results by collection, difficulty, status and search effort (bound parameters only)."""
+    if columns and all_columns:
+        raise click.UsageError("give --columns or --all-columns, not both")
+    if columns is None:
+        columns = VIEW_COLUMNS
+        if fmt == "table" and not all_columns:
+            columns = _table_columns(order_by, min_depth is not None)
     sessions = open_database()
     with sessions() as session:
         rows = find_results(
@@ -79,16 +131,12 @@ def query(
         )
     if fmt == "table":
         if not rows:
-            out.print("no matching results")
+            show("no matching results")
             return
-        from worker.progress import table
-
-        out.print(
-            table("Results", list(VIEW_COLUMNS), [[r[c] for c in VIEW_COLUMNS] for r in rows])
-        )
+        show(table("Results", columns, [[row[name] for name in columns] for row in rows]))
         return
     write = write_csv if fmt == "csv" else write_json_lines
-    write(rows, VIEW_COLUMNS, sys.stdout)
+    write(rows, columns, sys.stdout)
 
 
 @click.command("export")
@@ -154,4 +202,4 @@ def report(collection: str, out_path: Path) -> None:
     if not labels:
         raise UnknownCollection(f"no results for a collection named {collection!r}")
     draw_report(collection, labels, depths, out_path)
-    out.print(f"wrote {out_path}")
+    show(f"wrote {out_path}")

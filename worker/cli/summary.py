@@ -9,9 +9,9 @@ from sqlalchemy.orm import Session, sessionmaker
 
 from db.queries import collection_status, rejected_lines
 from solver import LABELS
-from worker.cli.common import out
+from worker.cli.common import show
 from worker.cli.exits import EXIT_FAILED, EXIT_OK, EXIT_REJECTED
-from worker.progress import table
+from worker.tables import table
 
 SHOWN_REJECTIONS = 10
 
@@ -66,21 +66,19 @@ def print_summary(
         shown = {s["id"]: rejected_lines(session, s["id"], SHOWN_REJECTIONS) for s in stats}
     solved = sum(s["done"] for s in stats) if solved_now is None else solved_now
     rate = f", {solved:,} puzzles solved, {solved / elapsed:,.0f}/s" if elapsed and solved else ""
-    out.print(*status_tables(stats, f"Summary ({elapsed:,.1f} s{rate})"))
+    show(*status_tables(stats, f"Summary ({elapsed:,.1f} s{rate})"))
     for s in stats:
         if not s["rejected"]:
             continue
         noun = "line" if s["rejected"] == 1 else "lines"
-        out.print(
-            f"[yellow]{s['rejected']:,} rejected {noun}[/] in {s['name']} ({s['source_file']}):"
-        )
+        show(f"[yellow]{s['rejected']:,} rejected {noun}[/] in {s['name']} ({s['source_file']}):")
         for line in shown[s["id"]]:
             where = f"line {line['line']}" + (
                 f", column {line['column']}" if line["column"] else ""
             )
-            out.print(f"  {s['source_file']}:{where}: {line['reason']}")
+            show(f"  {s['source_file']}:{where}: {line['reason']}")
         if s["rejected"] > SHOWN_REJECTIONS:
-            out.print(f"  ... and {s['rejected'] - SHOWN_REJECTIONS:,} more (table rejected_lines)")
+            show(f"  ... and {s['rejected'] - SHOWN_REJECTIONS:,} more (table rejected_lines)")
     return stats
 
 
