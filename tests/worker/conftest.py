@@ -62,6 +62,19 @@ def puzzle_file(tmp_path: Path) -> Path:
     return path
 
 
+def several_solutions(count: int) -> list[str]:
+    """`count` distinct puzzles with several solutions: a single given 1, in cell k."""
+    return ["." * k + "1" + "." * (80 - k) for k in range(count)]
+
+
+@pytest.fixture
+def multiple_file(tmp_path: Path) -> Path:
+    """A collection of 5 puzzles with one solution and 10 with several (`mixed`)."""
+    path = tmp_path / "mixed.txt"
+    path.write_text("\n".join(puzzle_lines(5) + several_solutions(10)) + "\n")
+    return path
+
+
 @pytest.fixture
 def solved(env: dict[str, str], puzzle_file: Path) -> str:
     """The `small` collection (puzzle_file) run to the end; its name."""

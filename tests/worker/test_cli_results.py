@@ -12,11 +12,13 @@ import struct
 import subprocess
 import sys
 from fcntl import ioctl
+from pathlib import Path
 from termios import TIOCSWINSZ
 
 from click.testing import CliRunner, Result
 
 from db.views import puzzle_results
+from solver import LABELS, STATUSES
 from tests.worker.conftest import ROOT
 from worker.cli import main
 from worker.cli.exits import EXIT_USAGE
@@ -185,3 +187,20 @@ def test_csv_writes_booleans_as_true_and_false(env: dict[str, str], solved: str)
     rows = list(csv.DictReader(io.StringIO(invoke("export", solved).output)))
     for column in ("is_duplicate", "solved_by_elimination", "rejected"):
         assert {r[column] for r in rows} - {""} == {"true", "false"}, column
+
+
+def test_status_and_the_summary_break_the_results_down_by_status(
+    env: dict[str, str], multiple_file: Path
+) -> None:
+    """15 puzzles, 10 with several solutions: solved 5 and multiple 10, never 'solved 15';
+    the difficulty counts add up to the solved ones; status and the summary agree."""
+    summary = invoke("run", str(multiple_file)).stdout
+    status = invoke("status").stdout
+    by_status = dict(zip(STATUSES, (0, 10, 0, 0, 0), strict=True)) | {"solved": 5}
+    for output in (summary, status):
+        counts, statuses, labels = table_body(output, "mixed")
+        assert counts[5] == "15"  # done: every result, whatever its status
+        assert statuses[1:] == [str(by_status[s]) for s in STATUSES]
+        assert sum(int(n) for n in labels[1:]) == 5
+        assert len(labels) == 1 + len(LABELS)
+    assert summary.split("\n", 1)[1] == status.split("\n", 1)[1]  # below the titles

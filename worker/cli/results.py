@@ -64,7 +64,8 @@ def _table_columns(order_by: str, by_depth: bool) -> tuple[str, ...]:
 @click.command("status")
 @click.argument("collection", required=False)
 def status(collection: str | None) -> None:
-    """Per collection: total, solved, rejected, remaining and the difficulty distribution."""
+    """Per collection: its lines, how far solving got, the results by status and the solved
+    puzzles by difficulty."""
     sessions = open_database()
     with sessions() as session:
         stats = collection_status(session, collection)

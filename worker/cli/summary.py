@@ -1,4 +1,9 @@
-"""The closing summary of `run` and `import`, and the `status` table (the same numbers)."""
+"""The closing summary of `run` and `import`, and the `status` tables (the same numbers).
+
+Per collection: what its lines became (accepted, duplicates, rejected) and how far solving
+got (done, failed, remaining: they add up to accepted); the results by status (they add up
+to done); the solved puzzles by difficulty label (they add up to solved).
+"""
 
 from __future__ import annotations
 
@@ -8,46 +13,26 @@ from typing import Any
 from sqlalchemy.orm import Session, sessionmaker
 
 from db.queries import collection_status, rejected_lines
-from solver import LABELS
+from solver import LABELS, STATUSES
 from worker.cli.common import show
 from worker.cli.exits import EXIT_FAILED, EXIT_OK, EXIT_REJECTED
 from worker.tables import table
 
 SHOWN_REJECTIONS = 10
+COUNTS = ("lines_read", "accepted", "duplicates", "rejected", "done", "failed", "remaining")
+COUNT_HEADERS = ("lines", "accepted", "duplicates", "rejected", "done", "failed", "remaining")
 
 
 def status_tables(stats: Sequence[Mapping[str, Any]], title: str) -> list[Any]:
-    """Two tables per set of collections: the counts, and the difficulty distribution."""
-    counts = [
-        [
-            s["name"],
-            s["lines_read"],
-            s["accepted"],
-            s["duplicates"],
-            s["rejected"],
-            s["done"],
-            s["failed"],
-            s["remaining"],
-        ]
-        for s in stats
-    ]
+    """Three tables per set of collections: the counts, the results by status and the solved
+    puzzles by difficulty label (every status and label, in order, even when 0)."""
+    counts = [[s["name"], *(s[name] for name in COUNTS)] for s in stats]
+    statuses = [[s["name"], *(s["statuses"].get(name, 0) for name in STATUSES)] for s in stats]
     labels = [[s["name"], *(s["difficulty"].get(label, 0) for label in LABELS)] for s in stats]
     return [
-        table(
-            title,
-            [
-                "collection",
-                "lines",
-                "accepted",
-                "duplicates",
-                "rejected",
-                "solved",
-                "failed",
-                "remaining",
-            ],
-            counts,
-        ),
-        table("Difficulty", ["collection", *LABELS], labels),
+        table(title, ["collection", *COUNT_HEADERS], counts),
+        table("Results by status (they add up to done)", ["collection", *STATUSES], statuses),
+        table("Difficulty of the solved puzzles", ["collection", *LABELS], labels),
     ]
 
 
