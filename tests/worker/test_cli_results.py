@@ -19,7 +19,7 @@ from click.testing import CliRunner, Result
 
 from db.views import puzzle_results
 from solver import LABELS, STATUSES
-from tests.worker.conftest import ROOT
+from tests.worker.conftest import ROOT, puzzle_lines
 from worker.cli import main
 from worker.cli.exits import EXIT_USAGE
 from worker.cli.results import TABLE_COLUMNS
@@ -204,3 +204,25 @@ def test_status_and_the_summary_break_the_results_down_by_status(
         assert sum(int(n) for n in labels[1:]) == 5
         assert len(labels) == 1 + len(LABELS)
     assert summary.split("\n", 1)[1] == status.split("\n", 1)[1]  # below the titles
+
+
+def test_the_summary_rate_is_the_rate_the_bar_showed(env: dict[str, str]) -> None:
+    """Run's closing rate and its progress bar's last rate are one figure, measured once."""
+    result = invoke("run", str(ROOT / "samples" / "sample.txt"))
+    bar = re.search(r"290/290 .* ([\d,]+) puzzles/s", result.stderr)
+    summary = re.search(
+        r"Summary: 290 puzzles finished in [\d.]+ s, ([\d,]+) puzzles/s", result.output
+    )
+    assert bar, result.stderr
+    assert summary, result.output
+    assert bar.group(1) == summary.group(1)
+
+
+def test_one_of_anything_is_singular(env: dict[str, str], tmp_path: Path) -> None:
+    """A file of one puzzle: `1 puzzle finished`, never `1 puzzles`."""
+    path = tmp_path / "one.txt"
+    path.write_text(puzzle_lines(1)[0] + "\n12345\n")
+    output = invoke("run", str(path)).output
+    assert "Summary: 1 puzzle finished in" in output
+    assert "1 rejected line in one" in output
+    assert "1 puzzles" not in output

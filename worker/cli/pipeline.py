@@ -25,7 +25,7 @@ from worker.producer import (
     open_import,
     send_batches,
 )
-from worker.progress import Advance, bar
+from worker.progress import Advance, Meter, bar, counted, duration
 from worker.runner import local_pool
 from worker.settings import get_settings
 
@@ -59,10 +59,9 @@ def run(files: tuple[Path, ...], collection: str | None, batch_size: int, worker
     """
     _one_collection_per_file(files, collection)
     sessions = open_database()
-    started = time.monotonic()
     cores = workers or os.cpu_count() or 1
     with (
-        bar(console, "solving", None, "puzzles") as advance,
+        bar(console, "solving", None, "puzzle") as advance,
         local_pool(
             sessions,
             cores,
@@ -75,8 +74,8 @@ def run(files: tuple[Path, ...], collection: str | None, batch_size: int, worker
         unfinished = partial(leftover_batches, sessions, requeue=True)
         feed = _Feed(pool.dispatch_all, unfinished)
         jobs, unread = _import_all(sessions, files, collection, batch_size, feed)
-    elapsed = time.monotonic() - started
-    stats = print_summary(sessions, [job.collection_id for job in jobs], elapsed, pool.dispatched)
+    heading = advance.meter.describe("finished")  # the bar's last figures
+    stats = print_summary(sessions, [job.collection_id for job in jobs], heading)
     raise SystemExit(exit_code(stats, unread))
 
 
@@ -108,12 +107,13 @@ def import_(
     feed = _Feed(
         lambda works: send_batches(sessions, works, sender),
         lambda job: leftover_batches(sessions, job, requeue=requeue),
-        lambda path: bar(console, f"importing {path.name}", None, "puzzles"),
+        lambda path: bar(console, f"importing {path.name}", None, "puzzle"),
     )
     jobs, unread = _import_all(sessions, files, collection, batch_size, feed)
+    heading = f"imported in {duration(time.monotonic() - started)}"
     if wait:
-        _wait_for(sessions, jobs)
-    stats = print_summary(sessions, [job.collection_id for job in jobs], time.monotonic() - started)
+        heading += f"; {_wait_for(sessions, jobs).describe('finished')}"
+    stats = print_summary(sessions, [job.collection_id for job in jobs], heading)
     raise SystemExit(exit_code(stats, unread))
 
 
@@ -172,7 +172,8 @@ def _import_all(
         jobs.append(job)
         if leftovers := feed.leftovers(job):
             feed.send(leftovers)
-            console.print(f"{job.collection}: {len(leftovers)} unfinished batches sent again")
+            again = counted(len(leftovers), "unfinished batch", "unfinished batches")
+            console.print(f"{job.collection}: {again} sent again")
         try:
             with feed.progress(path) as advance:
                 for works in import_chunks(sessions, job, batch_size):
@@ -184,8 +185,9 @@ def _import_all(
     return jobs, unread
 
 
-def _wait_for(sessions: sessionmaker[Session], jobs: list[Import]) -> None:
-    """A live bar over the database's progress counters until every batch is finished."""
+def _wait_for(sessions: sessionmaker[Session], jobs: list[Import]) -> Meter:
+    """A live bar over the database's progress counters until every batch is finished; its
+    meter counts the puzzles finished meanwhile."""
 
     def measure() -> tuple[int, int]:
         with sessions() as session:
@@ -193,10 +195,10 @@ def _wait_for(sessions: sessionmaker[Session], jobs: list[Import]) -> None:
         return sum(d for d, _ in pairs), sum(t for _, t in pairs)
 
     finished, total = measure()
-    with bar(console, "solving", total, "puzzles") as advance:
-        advance(finished)
+    with bar(console, "solving", total, "puzzle", done=finished) as advance:
         while finished < total:
             time.sleep(0.5)
             now, total = measure()
             advance(now - finished, total=total)
             finished = now
+    return advance.meter

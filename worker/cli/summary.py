@@ -16,6 +16,7 @@ from db.queries import collection_status, rejected_lines
 from solver import LABELS, STATUSES
 from worker.cli.common import show
 from worker.cli.exits import EXIT_FAILED, EXIT_OK, EXIT_REJECTED
+from worker.progress import counted
 from worker.tables import table
 
 SHOWN_REJECTIONS = 10
@@ -37,26 +38,21 @@ def status_tables(stats: Sequence[Mapping[str, Any]], title: str) -> list[Any]:
 
 
 def print_summary(
-    sessions: sessionmaker[Session],
-    collection_ids: Sequence[int],
-    elapsed: float,
-    solved_now: int | None = None,
+    sessions: sessionmaker[Session], collection_ids: Sequence[int], heading: str
 ) -> list[dict[str, Any]]:
-    """Print the summary tables and the first rejected lines; return the figures.
-
-    `solved_now`: puzzles solved by this run, for the rate (default: every solved puzzle).
-    """
+    """Print the summary tables, titled `Summary: <heading>`, and the first rejected lines;
+    return the figures."""
     with sessions() as session:
         stats = [dict(s) for s in collection_status(session) if s["id"] in collection_ids]
         shown = {s["id"]: rejected_lines(session, s["id"], SHOWN_REJECTIONS) for s in stats}
-    solved = sum(s["done"] for s in stats) if solved_now is None else solved_now
-    rate = f", {solved:,} puzzles solved, {solved / elapsed:,.0f}/s" if elapsed and solved else ""
-    show(*status_tables(stats, f"Summary ({elapsed:,.1f} s{rate})"))
+    show(*status_tables(stats, f"Summary: {heading}"))
     for s in stats:
         if not s["rejected"]:
             continue
-        noun = "line" if s["rejected"] == 1 else "lines"
-        show(f"[yellow]{s['rejected']:,} rejected {noun}[/] in {s['name']} ({s['source_file']}):")
+        show(
+            f"[yellow]{counted(s['rejected'], 'rejected line')}[/] in {s['name']}"
+            f" ({s['source_file']}):"
+        )
         for line in shown[s["id"]]:
             where = f"line {line['line']}" + (
                 f", column {line['column']}" if line["column"] else ""
