@@ -120,10 +120,11 @@ def test_query_filters_by_difficulty_and_search(env: dict[str, str], puzzle_file
 def test_sql_metacharacters_in_filters_are_just_text(
     env: dict[str, str], puzzle_file: Path, hostile: str
 ) -> None:
-    """A collection name carrying SQL matches nothing and harms nothing."""
+    """A collection name carrying SQL is only a name no collection has, and harms nothing."""
     invoke("run", str(puzzle_file))
-    result = invoke("query", "--collection", hostile, "--format", "json")
-    assert result.output.strip() in ("", "no matching results")
+    result = CliRunner().invoke(main, ["query", "--collection", hostile, "--format", "json"])
+    assert result.exit_code == 1
+    assert result.stderr.strip() == f"error: no collection named {hostile!r}"
     [(count,)] = table_rows(env["SUDOKU_DATABASE_URL"], "SELECT count(*) FROM results")
     assert count == 120
 

@@ -15,13 +15,14 @@ from fcntl import ioctl
 from pathlib import Path
 from termios import TIOCSWINSZ
 
+import pytest
 from click.testing import CliRunner, Result
 
 from db.views import puzzle_results
 from solver import LABELS, STATUSES
 from tests.worker.conftest import ROOT, puzzle_lines
 from worker.cli import main
-from worker.cli.exits import EXIT_USAGE
+from worker.cli.exits import EXIT_FAILED, EXIT_USAGE
 from worker.cli.results import TABLE_COLUMNS
 from worker.tables import cell
 
@@ -159,6 +160,24 @@ def test_query_refuses_an_unknown_column_and_lists_the_columns(env: dict[str, st
     message = " ".join(result.output.split())
     assert "unknown column 'score'" in message
     assert "the columns are: collection_id, collection, line," in message
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["status", "missing"],
+        ["query", "-c", "missing"],
+        ["export", "missing"],
+        ["report", "missing", "--out", "missing.png"],
+    ],
+)
+def test_an_unknown_collection_is_the_same_error_for_every_command(
+    env: dict[str, str], args: list[str]
+) -> None:
+    """status, query, export and report: `error: no collection named ...`, exit 1."""
+    result = invoke(*args)
+    assert result.exit_code == EXIT_FAILED
+    assert result.stderr.strip() == "error: no collection named 'missing'"
 
 
 def test_a_csv_query_without_rows_prints_its_header(env: dict[str, str], solved: str) -> None:

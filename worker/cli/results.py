@@ -7,11 +7,13 @@ from pathlib import Path
 from typing import IO, Any
 
 import click
+from sqlalchemy.orm import Session
 
 from db.errors import UnknownCollection
 from db.queries import (
     EXPORTED,
     ORDERABLE,
+    collection_exists,
     collection_status,
     distribution,
     find_results,
@@ -61,6 +63,12 @@ def _table_columns(order_by: str, by_depth: bool) -> tuple[str, ...]:
     return TABLE_COLUMNS + tuple(name for name in dict.fromkeys(asked) if name not in TABLE_COLUMNS)
 
 
+def _require(session: Session, collection: str | None) -> None:
+    """An unknown collection is an error (exit 1), the same for every command."""
+    if collection is not None and not collection_exists(session, collection):
+        raise UnknownCollection(f"no collection named {collection!r}")
+
+
 @click.command("status")
 @click.argument("collection", required=False)
 def status(collection: str | None) -> None:
@@ -68,9 +76,8 @@ def status(collection: str | None) -> None:
     puzzles by difficulty."""
     sessions = open_database()
     with sessions() as session:
+        _require(session, collection)
         stats = collection_status(session, collection)
-    if collection and not stats:
-        raise UnknownCollection(f"no collection named {collection!r}")
     show(*status_tables(stats, "Collections"))
 
 
@@ -119,6 +126,7 @@ def query(
             columns = _table_columns(order_by, min_depth is not None)
     sessions = open_database()
     with sessions() as session:
+        _require(session, collection)
         rows = find_results(
             session,
             collection=collection,
@@ -163,8 +171,7 @@ def export(collection: str, fmt: str, out_path: Path | None, rejected: bool) -> 
         raise click.UsageError("--format parquet needs --out FILE")
     sessions = open_database()
     with sessions() as session:
-        if not collection_status(session, collection):
-            raise UnknownCollection(f"no collection named {collection!r}")
+        _require(session, collection)
         rows = stream_results(session, collection, rejected=rejected)
         if fmt == "parquet":
             from worker.export import write_parquet
@@ -198,6 +205,7 @@ def report(collection: str, out_path: Path) -> None:
 
     sessions = open_database()
     with sessions() as session:
+        _require(session, collection)
         labels = distribution(session, collection, "difficulty")
         depths = distribution(session, collection, "recursion_depth")
     if not labels:
