@@ -39,6 +39,7 @@ TABLE_COLUMNS = (
     "hardest_technique",
     "guesses",
 )
+REPORTED = ("status", "difficulty", "difficulty_score", "recursion_depth")
 
 
 def _column_list(
@@ -200,15 +201,12 @@ def _write_lines(rows: Any, fmt: str, stream: IO[str]) -> None:
     show_default=True,
 )
 def report(collection: str, out_path: Path) -> None:
-    """Draw COLLECTION's difficulty distribution and recursion-depth histogram to a PNG."""
+    """Draw COLLECTION's difficulty scores, labels and recursion depths to a PNG."""
     from worker.report import draw_report
 
     sessions = open_database()
     with sessions() as session:
         _require(session, collection)
-        labels = distribution(session, collection, "difficulty")
-        depths = distribution(session, collection, "recursion_depth")
-    if not labels:
-        raise UnknownCollection(f"no results for a collection named {collection!r}")
-    draw_report(collection, labels, depths, out_path)
+        figures = {name: distribution(session, collection, name) for name in REPORTED}
+    draw_report(collection, figures, out_path)
     show(f"wrote {out_path}")
