@@ -54,8 +54,15 @@ class Meter:
 
     def describe(self, verb: str) -> str:
         """`290 puzzles finished in 0.10 s, 3,011 puzzles/s`."""
-        rate = f", {self.rate:,.0f} {self.noun}s/s" if self.rate else ""
+        rate = f", {self.shown_rate()}" if self.rate else ""
         return f"{counted(self.count, self.noun)} {verb} in {duration(self.seconds)}{rate}"
+
+    def shown_rate(self) -> str:
+        """`3,011 puzzles/s`, `0.4 puzzles/s` (empty before the first one)."""
+        rate = self.rate
+        if rate is None:
+            return ""
+        return f"{rate:,.0f} {self.noun}s/s" if rate >= 10 else f"{rate:.1f} {self.noun}s/s"
 
 
 class Bar:
@@ -106,7 +113,7 @@ class _MeterColumn(ProgressColumn):
             left = clock(0)
         elif rate and task.total is not None:
             left = clock((task.total - task.completed) / rate)
-        shown = f"{rate:,.0f} {self.meter.noun}s/s " if rate else ""
+        shown = f"{self.meter.shown_rate()} " if rate else ""
         return Text(f"{shown}elapsed {clock(self.meter.seconds)} eta {left}")
 
 

@@ -50,10 +50,9 @@ def _column_list(
         return None
     names = tuple(name.strip() for name in value.split(",") if name.strip())
     unknown = [name for name in names if name not in VIEW_COLUMNS]
+    what = f"unknown {plural(len(unknown), 'column')} {', '.join(map(repr, unknown))}"
     if unknown or not names:
-        what = f"unknown {plural(len(unknown), 'column')} {', '.join(map(repr, unknown))}"
-        if not names:
-            what = "no column named"
+        what = what if names else "no column named"
         raise click.BadParameter(f"{what}; the columns are: {', '.join(VIEW_COLUMNS)}")
     return names
 
