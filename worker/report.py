@@ -58,14 +58,14 @@ def _pyplot() -> Any:
 
 
 def _breakdown(statuses: Distribution) -> str:
-    """`290 puzzles, all solved`; `9,994 puzzles: 12 solved, 9,982 multiple`."""
+    """`290 puzzles, all solved`; `9,994 puzzles (12 solved, 9,982 multiple)`."""
     total = sum(statuses.values())
     if not total:
         return "no results yet"
-    if statuses.get("solved") == total:
-        return f"{counted(total, 'puzzle')}, all solved"
-    parts = (f"{statuses[s]:,} {s}" for s in STATUSES if statuses.get(s))
-    return f"{counted(total, 'puzzle')}: {', '.join(parts)}"
+    present = [s for s in STATUSES if statuses.get(s)]
+    if len(present) == 1:
+        return f"{counted(total, 'puzzle')}, all {present[0]}"
+    return f"{counted(total, 'puzzle')} ({', '.join(f'{statuses[s]:,} {s}' for s in present)})"
 
 
 def _unsolved(statuses: Distribution) -> str | None:

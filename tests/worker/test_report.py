@@ -98,7 +98,11 @@ def test_the_title_breaks_the_puzzles_down_by_status() -> None:
 
     for figures, title in (
         (SOLVED_MIX, "test: 8 puzzles, all solved"),
-        (NONE_SOLVED, "test: 10 puzzles: 10 multiple"),
+        (NONE_SOLVED, "test: 10 puzzles, all multiple"),
+        (
+            {**SOLVED_MIX, "status": {"solved": 2, "gave_up": 1}},
+            "test: 3 puzzles (2 solved, 1 gave_up)",
+        ),
         ({**NONE_SOLVED, "status": {"solved": 1}}, "test: 1 puzzle, all solved"),
     ):
         fig = figure("test", figures)
