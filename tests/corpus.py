@@ -24,7 +24,7 @@ from pathlib import Path
 
 SAMPLE = Path(__file__).resolve().parent.parent / "samples" / "sample.txt"
 BOM = b"\xef\xbb\xbf"
-ENDINGS = (b"\n", b"\r\n", b"\r")
+ENDINGS = (b"\n", b"\r\n")  # a lone CR ends no line: it is a character of its line
 TRUNCATED = "compressed stream is truncated or corrupt"
 
 # Characters that are not a cell. Left out on purpose: digits and the empty markers `.0-_*x`,
@@ -155,9 +155,11 @@ def not_utf8(rng: random.Random) -> Sample:
 
 
 def binary_junk(rng: random.Random) -> Sample:
-    """Random bytes (no line ends) that do not decode as UTF-8."""
+    """Random bytes that do not decode as UTF-8, with a lone CR inside (part of the line)."""
     while True:
         data = bytes(rng.choice([b for b in range(256) if b not in b"\r\n"]) for _ in range(40))
+        at = rng.randint(1, 39)
+        data = data[:at] + b"\r" + data[at:]
         try:
             data.decode("utf-8")
         except UnicodeDecodeError as exc:
@@ -171,6 +173,14 @@ def very_long(rng: random.Random) -> Sample:
     data = (rng.choice(good_puzzles()).encode() * (size // 81 + 1))[:size]
     unit = "bytes" if size > 40_000 else "characters"
     return Sample("very long", data, reason=f"line is too long: {size:,} {unit}")
+
+
+def stray_cr(rng: random.Random) -> Sample:
+    """A lone CR inside a puzzle: whitespace, so it ends the first field (and no line)."""
+    puzzle = rng.choice(good_puzzles())
+    at = rng.randint(1, 79)
+    text = puzzle[:at] + "\r" + puzzle[at + 1 :]
+    return Sample("stray CR", text.encode(), reason=f"expected 81 cells, got {at}")
 
 
 def stray_bom(rng: random.Random) -> Sample:
@@ -192,6 +202,7 @@ BAD: dict[str, Callable[[random.Random], Sample]] = {
     "binary junk": binary_junk,
     "very long": very_long,
     "stray BOM": stray_bom,
+    "stray CR": stray_cr,
 }
 
 
@@ -221,24 +232,14 @@ def mixed(
 
 
 def join(rng: random.Random, samples: Iterable[Sample], endings: tuple[bytes, ...]) -> bytes:
-    """The samples as lines, each ended by one of `endings` drawn at random.
-
-    An empty line ended by LF right after a lone CR would read as one CRLF, so it gets CRLF.
-    """
-    out, last = bytearray(), b""
-    for sample in samples:
-        end = rng.choice(endings)
-        if last == b"\r" and not sample.data and end == b"\n":
-            end = b"\r\n"
-        out += sample.data + end
-        last = end
-    return bytes(out)
+    """The samples as lines, each ended by one of `endings` drawn at random."""
+    return b"".join(sample.data + rng.choice(endings) for sample in samples)
 
 
 def write_text(
     path: Path, rng: random.Random, samples: list[Sample], *, bom: bool = True
 ) -> Corpus:
-    """A plain file with a BOM and mixed LF, CRLF and CR ends (the last line has none)."""
+    """A plain file with a BOM and mixed LF and CRLF ends (the last line has none)."""
     data = join(rng, samples, ENDINGS)
     data = data.removesuffix(b"\n").removesuffix(b"\r") if samples[-1].data else data
     path.write_bytes((BOM if bom else b"") + data)

@@ -1,9 +1,11 @@
 """Streaming readers of puzzle collections: every format, with line numbers and reasons.
 
 Vocabulary: a *line* is a physical line of the (decompressed) file, numbered from 1, ended by
-LF, CRLF or a lone CR. A *record* is one puzzle: one line (plain, TSV, CSV) or nine rows of a
-printed grid. Every record comes out, in file order, as `Accepted` (normalised by
-`solver.normalize`) or `Rejected` (a reason in plain words, naming what and where).
+LF or CRLF, as `wc -l` and `grep -n` count them (a lone CR belongs to its line; CR-only files
+are the exception, see `_physical_lines`). A *record* is one puzzle: one line (plain, TSV, CSV)
+or nine rows of a printed grid. Every record comes out, in file order, as `Accepted`
+(normalised by `solver.normalize`) or `Rejected` (a reason in plain words, naming what and
+where).
 
 Files are never loaded whole: bytes are read in chunks and split into lines here, so a line
 with no end, a stray byte or a truncated archive costs one record, never the whole file.
@@ -142,22 +144,55 @@ def _open(path: Path) -> BufferedIOBase:
 
 
 def _physical_lines(stream: BufferedIOBase) -> Iterator[tuple[bytes, int]]:
-    """(the line's first `_KEEP_BYTES` bytes, its full length) for each line, without EOL."""
-    head, size, after_cr = b"", 0, False
-    # read1, not read: read() drops the bytes it gathered when a damaged archive raises
-    while chunk := stream.read1(_CHUNK):
-        if after_cr and chunk.startswith(b"\n"):  # a CRLF split across two chunks
-            chunk = chunk[1:]
-        after_cr = chunk.endswith(b"\r")
-        pieces = chunk.splitlines()  # bytes split at LF, CRLF and CR only: our lines
-        rest = b"" if chunk.endswith((b"\n", b"\r")) or not pieces else pieces.pop()
+    """(the line's first `_KEEP_BYTES` bytes, its full length) for each line, without EOL.
+
+    A line ends at LF, a CR just before it dropped (CRLF); a lone CR is a character of its
+    line, so lines are numbered as `wc -l`, `grep -n` and `sed -n` number them. Only a file
+    with CRs but no LF in its first `_CHUNK` bytes is read as classic Mac OS text, its lines
+    ended by CR (as vim's `fileformats` decides).
+    """
+    first, damage = _first_chunk(stream)
+    eol = b"\r" if b"\r" in first and b"\n" not in first else b"\n"
+    head, size, carry = b"", 0, b""
+    for chunk in chain([first], _more_chunks(stream, damage)):
+        if carry:
+            chunk, carry = carry + chunk, b""
+        if eol == b"\n" and b"\r" in chunk:
+            if chunk.endswith(b"\r"):  # maybe a CRLF split across two chunks
+                chunk, carry = chunk[:-1], b"\r"
+            chunk = chunk.replace(b"\r\n", b"\n")
+        pieces = chunk.split(eol)
+        rest = pieces.pop()
         for piece in pieces:
             yield head + piece[: _KEEP_BYTES - len(head)], size + len(piece)
             head, size = b"", 0
         head += rest[: _KEEP_BYTES - len(head)]
         size += len(rest)
+    head += carry[: _KEEP_BYTES - len(head)]  # a lone CR ending the file is the line's
+    size += len(carry)
     if size:
         yield head, size
+
+
+def _first_chunk(stream: BufferedIOBase) -> tuple[bytes, BaseException | None]:
+    """The first `_CHUNK` bytes (fewer when an LF or the end comes first), and the damage met
+    reading them, if any: the bytes before it are still lines."""
+    first = b""
+    try:
+        # read1, not read: read() drops the bytes it gathered when a damaged archive raises
+        while len(first) < _CHUNK and b"\n" not in first and (chunk := stream.read1(_CHUNK)):
+            first += chunk
+    except _DAMAGE as exc:
+        return first, exc
+    return first, None
+
+
+def _more_chunks(stream: BufferedIOBase, damage: BaseException | None) -> Iterator[bytes]:
+    """The rest of the stream in chunks; the damage met before, if any, raised first."""
+    if damage is not None:
+        raise damage
+    while chunk := stream.read1(_CHUNK):
+        yield chunk
 
 
 def _raw_lines(stream: BufferedIOBase) -> Iterator[_Raw]:

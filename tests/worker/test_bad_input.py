@@ -78,7 +78,7 @@ def assert_stored_as_expected(url: str, name: str, corpus: Corpus) -> None:
 def test_a_mixed_text_file_records_each_bad_line_and_solves_each_good_one(
     env: dict[str, str], tmp_path: Path
 ) -> None:
-    """1,200 bad lines of every kind among 400 good (BOM, LF/CRLF/CR): exit 3, all accounted."""
+    """1,200 bad lines of every kind among 400 good (BOM, LF and CRLF): exit 3, all accounted."""
     rng = random.Random(20240611)
     corpus = write_text(tmp_path / "mixed.txt", rng, mixed(rng, 400, 1200, skipped_count=40))
     assert {s.kind for s in corpus.bad.values()} == set(BAD)

@@ -182,13 +182,29 @@ def test_conflict_reason_names_the_digit_the_unit_and_the_cells(write: Write) ->
 
 @pytest.mark.parametrize("eol", [b"\r\n", b"\r", b"\n"])
 def test_crlf_and_cr_only_line_endings_give_the_same_records(write: Write, eol: bytes) -> None:
-    """2,000 lines ended by CRLF, CR or LF (spanning read chunks) keep their numbers."""
+    """2,000 lines ended by CRLF, LF or (classic Mac OS: no LF at all) CR, spanning read
+    chunks, keep their numbers."""
     lines = [EASY.encode()] * 1999 + [(EASY[:80] + "a").encode()]
     got = records(write(eol.join(lines) + eol))
     assert len(got) == 2000
     assert all(r == Accepted(n, EASY) for n, r in enumerate(got[:-1], 1))
     assert isinstance(got[-1], Rejected)
     assert got[-1].line == 2000
+
+
+def test_a_lone_cr_inside_a_line_does_not_shift_the_line_numbers(write: Write) -> None:
+    """Lines end at LF only (as `wc -l` and `grep -n` count): a stray CR in a binary line
+    is part of it, and every later line keeps its number."""
+    lines = [EASY.encode(), b"\x80junk\rmore junk", EASY[:80].encode(), b"", HARDEST.encode()]
+    got = records(write(b"\n".join(lines) + b"\r\n"))
+    assert [(type(r), r.line) for r in got] == [
+        (Accepted, 1),
+        (Rejected, 2),
+        (Rejected, 3),
+        (Accepted, 5),
+    ]
+    assert got[1].raw == "\\x80junk\rmore junk"
+    assert got[2].reason == "expected 81 cells, got 80"
 
 
 def test_a_utf8_bom_at_the_start_is_stripped(write: Write) -> None:
