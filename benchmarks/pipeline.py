@@ -49,6 +49,7 @@ from db.imports import BatchWork  # noqa: E402
 from db.migrate import upgrade  # noqa: E402
 from db.results import ResultRow, record_batch  # noqa: E402
 from worker.batch import solve_batch  # noqa: E402
+from worker.inputs import Input, collection_name, readable  # noqa: E402
 from worker.producer import import_chunks, open_import  # noqa: E402
 from worker.sources import read_puzzles  # noqa: E402
 
@@ -180,9 +181,10 @@ def _imported(url: str, path: Path, batch_size: int) -> tuple[float, list[BatchW
     works: list[BatchWork] = []
     server = postgres_cpu()
     started = time.process_time()
-    job = open_import(sessions, path)
-    for chunk in import_chunks(sessions, job, batch_size):
-        works += chunk
+    with readable(Input(str(path))) as source:
+        job = open_import(sessions, source, collection_name(path))
+        for chunk in import_chunks(sessions, job, batch_size):
+            works += chunk
     spent = time.process_time() - started
     server = postgres_cpu() - server
     engine.dispose()

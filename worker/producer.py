@@ -23,36 +23,38 @@ from db.imports import (
     mark_queued,
     unfinished_batches,
 )
-from worker.sources import Accepted, Rejected, content_hash, read_puzzles
+from worker.inputs import Readable
+from worker.sources import Accepted, Rejected, read_puzzles
 
 CHUNK_BATCHES = 10  # batches a transaction stores before they are handed out
 
 
 @dataclass(frozen=True)
 class Import:
-    """One file being imported as one collection."""
+    """One input being imported as one collection."""
 
     collection_id: int
     collection: str
-    path: Path
+    path: Path  # the bytes to read: the file itself, or the copy of a pipe (worker.inputs)
+    shown: str  # how messages name the input
 
 
-def open_import(
-    sessions: sessionmaker[Session], path: Path, collection: str | None = None
-) -> Import:
-    """Find or create the file's collection (default name: the file's stem)."""
-    name = collection or collection_name(path)
+def open_import(sessions: sessionmaker[Session], source: Readable, collection: str) -> Import:
+    """Find or create the collection `collection` for this input."""
     with sessions() as session:
-        found = get_or_create_collection(session, name, path.name, content_hash(path))
+        found = get_or_create_collection(
+            session, collection, source.input.source_file, source.content_hash
+        )
         session.commit()
-        return Import(found.id, name, path)
+        return Import(found.id, collection, source.path, source.input.shown)
 
 
 def import_chunks(
     sessions: sessionmaker[Session], job: Import, batch_size: int
 ) -> Iterator[list[BatchWork]]:
     """Store the file's records chunk by chunk; yield each chunk's new batches once committed."""
-    for chunk in chunked(read_puzzles(job.path), batch_size * CHUNK_BATCHES):
+    records = read_puzzles(job.path, job.shown)
+    for chunk in chunked(records, batch_size * CHUNK_BATCHES):
         accepted = [(r.line, r.puzzle) for r in chunk if isinstance(r, Accepted)]
         rejected = [(r.line, r.raw, r.reason, r.column) for r in chunk if isinstance(r, Rejected)]
         with sessions() as session:
@@ -80,14 +82,6 @@ def send_batches(
     with sessions() as session:
         mark_queued(session, [work.batch_id for work in works])
         session.commit()
-
-
-def collection_name(path: Path) -> str:
-    """The default collection name of a file: its name without compression and format suffixes."""
-    name = path.name
-    for suffix in (".gz", ".bz2", ".txt", ".tsv", ".csv", ".sdk", ".ss"):
-        name = name.removesuffix(suffix)
-    return name or path.name
 
 
 def chunked(

@@ -111,14 +111,15 @@ class _Line(NamedTuple):
         return _reject(self.number, self.text, self.error or "unreadable line")
 
 
-def read_puzzles(path: Path) -> Iterator[Accepted | Rejected]:
+def read_puzzles(path: Path, shown: str | None = None) -> Iterator[Accepted | Rejected]:
     """Every record of the file at `path`, in order; compression and format are detected.
 
     Raises `SourceError` only for a fault of the whole file (a CSV header without a puzzle
-    column); everything else, a truncated archive included, becomes a `Rejected` record.
+    column), naming the file `shown` (default: `path`); everything else, a truncated archive
+    included, becomes a `Rejected` record.
     """
     with _open(path) as stream:
-        yield from _records(_raw_lines(stream), path)
+        yield from _records(_raw_lines(stream), Path(shown) if shown else path)
 
 
 def content_hash(path: Path) -> str:

@@ -18,6 +18,7 @@ from db.queries import progress
 from worker.cli.common import console, open_database
 from worker.cli.summary import exit_code, print_summary
 from worker.errors import SourceError
+from worker.inputs import Input, readable
 from worker.producer import (
     Import,
     import_chunks,
@@ -30,10 +31,11 @@ from worker.runner import local_pool
 from worker.settings import get_settings
 
 FILES = click.argument(
-    "files", nargs=-1, required=True, type=click.Path(exists=True, dir_okay=False, path_type=Path)
+    "files", nargs=-1, required=True, type=click.Path(exists=True, dir_okay=False, allow_dash=True)
 )
 COLLECTION = click.option(
-    "--collection", help="Collection name (default: the file name without its suffixes)."
+    "--collection",
+    help="Collection name (default: the file name without its suffixes; `stdin` for -).",
 )
 BATCH_SIZE = click.option(
     "--batch-size",
@@ -51,13 +53,14 @@ BATCH_SIZE = click.option(
 @click.option(
     "--workers", type=click.IntRange(0), default=0, help="Pool processes (0: one per core)."
 )
-def run(files: tuple[Path, ...], collection: str | None, batch_size: int, workers: int) -> None:
-    """Import FILES and solve them here, in a local process pool (no servers needed).
+def run(files: tuple[str, ...], collection: str | None, batch_size: int, workers: int) -> None:
+    """Import FILES (`-`: standard input) and solve them here, in a local process pool (no
+    servers needed).
 
     Interrupted or killed, run the same command again: it finishes the remaining work and
     redoes nothing.
     """
-    _one_collection_per_file(files, collection)
+    inputs = _named_inputs(files, collection)
     sessions = open_database()
     cores = workers or os.cpu_count() or 1
     with (
@@ -73,7 +76,7 @@ def run(files: tuple[Path, ...], collection: str | None, batch_size: int, worker
         # every unfinished batch: `run` leaves none waiting in a queue
         unfinished = partial(leftover_batches, sessions, requeue=True)
         feed = _Feed(pool.dispatch_all, unfinished)
-        jobs, unread = _import_all(sessions, files, collection, batch_size, feed)
+        jobs, unread = _import_all(sessions, inputs, batch_size, feed)
     heading = advance.meter.describe("finished")  # the bar's last figures
     stats = print_summary(sessions, [job.collection_id for job in jobs], heading)
     raise SystemExit(exit_code(stats, unread))
@@ -90,9 +93,10 @@ def run(files: tuple[Path, ...], collection: str | None, batch_size: int, worker
     help="Queue every unfinished batch again (after the broker lost its queue).",
 )
 def import_(
-    files: tuple[Path, ...], collection: str | None, batch_size: int, wait: bool, requeue: bool
+    files: tuple[str, ...], collection: str | None, batch_size: int, wait: bool, requeue: bool
 ) -> None:
-    """Import FILES and queue their batches for the Celery workers (`sudoku-batch worker`).
+    """Import FILES (`-`: standard input) and queue their batches for the Celery workers
+    (`sudoku-batch worker`).
 
     Importing a file again changes nothing; it only queues batches an interrupted import had
     stored but not sent.
@@ -100,16 +104,16 @@ def import_(
     from worker.app import make_app
     from worker.messages import batch_sender
 
-    _one_collection_per_file(files, collection)
+    inputs = _named_inputs(files, collection)
     sessions = open_database()
     started = time.monotonic()
     sender = batch_sender(make_app())
     feed = _Feed(
         lambda works: send_batches(sessions, works, sender),
         lambda job: leftover_batches(sessions, job, requeue=requeue),
-        lambda path: bar(console, f"importing {path.name}", None, "puzzle"),
+        lambda job: bar(console, f"importing {Path(job.shown).name}", None, "puzzle"),
     )
-    jobs, unread = _import_all(sessions, files, collection, batch_size, feed)
+    jobs, unread = _import_all(sessions, inputs, batch_size, feed)
     heading = f"imported in {duration(time.monotonic() - started)}"
     if wait:
         heading += f"; {_wait_for(sessions, jobs).describe('finished')}"
@@ -128,12 +132,26 @@ def worker(celery_args: tuple[str, ...]) -> None:
     app.worker_main(["worker", *celery_args])
 
 
-def _one_collection_per_file(files: tuple[Path, ...], collection: str | None) -> None:
+def _named_inputs(files: tuple[str, ...], collection: str | None) -> list[tuple[Input, str]]:
+    """Each FILE with its collection's name, checked before anything is read."""
     if collection and len(files) > 1:
         raise click.UsageError("--collection names one file's collection: give a single FILE")
+    inputs = [Input(given) for given in files]
+    if sum(source.is_stdin for source in inputs) > 1:
+        raise click.UsageError("standard input can be read only once: give - once")
+    named = []
+    for source in inputs:
+        name = collection or source.default_name
+        if not name:
+            raise click.UsageError(
+                f"{source.given} is a pipe with no file name to name its collection after: "
+                "give one with --collection NAME"
+            )
+        named.append((source, name))
+    return named
 
 
-def _no_bar(_path: Path) -> AbstractContextManager[Advance]:
+def _no_bar(_job: Import) -> AbstractContextManager[Advance]:
     return nullcontext(lambda n=1, *, total=None: None)
 
 
@@ -144,44 +162,46 @@ class _Feed:
 
     send: Callable[[list[BatchWork]], None]
     leftovers: Callable[[Import], list[BatchWork]]
-    progress: Callable[[Path], AbstractContextManager[Advance]] = _no_bar
+    progress: Callable[[Import], AbstractContextManager[Advance]] = _no_bar
 
 
 def _import_all(
     sessions: sessionmaker[Session],
-    files: tuple[Path, ...],
-    collection: str | None,
+    inputs: list[tuple[Input, str]],
     batch_size: int,
     feed: _Feed,
 ) -> tuple[list[Import], int]:
-    """Import every file; returns the imports and how many files could not be read to the end.
+    """Import every input; returns the imports and how many inputs could not be read to the end.
 
     Each chunk's batches go to the feed as soon as they are committed, after the batches an
-    earlier, interrupted run left behind. A file that fails (a CSV without a puzzle column, a
-    collection name clash) is reported and the other files go on; what it stored before the
+    earlier, interrupted run left behind. An input that fails (a CSV without a puzzle column,
+    a collection name clash) is reported and the other inputs go on; what it stored before the
     failure is kept.
     """
     jobs, unread = [], 0
-    for path in files:
-        try:
-            job = open_import(sessions, path, collection)
-        except CollectionConflict as exc:
-            console.print(f"[red]error:[/] {path}: {exc}")
-            unread += 1
-            continue
-        jobs.append(job)
-        if leftovers := feed.leftovers(job):
-            feed.send(leftovers)
-            again = counted(len(leftovers), "unfinished batch", "unfinished batches")
-            console.print(f"{job.collection}: {again} sent again")
-        try:
-            with feed.progress(path) as advance:
-                for works in import_chunks(sessions, job, batch_size):
-                    feed.send(works)
-                    advance(sum(len(work.puzzles) for work in works))
-        except SourceError as exc:
-            console.print(f"[red]error:[/] {exc}")
-            unread += 1
+    for source, name in inputs:
+        if source.is_terminal():
+            console.print("reading puzzles from standard input (end with Ctrl-D)")
+        with readable(source) as ready:
+            try:
+                job = open_import(sessions, ready, name)
+            except CollectionConflict as exc:
+                console.print(f"[red]error:[/] {source.shown}: {exc}")
+                unread += 1
+                continue
+            jobs.append(job)
+            if leftovers := feed.leftovers(job):
+                feed.send(leftovers)
+                again = counted(len(leftovers), "unfinished batch", "unfinished batches")
+                console.print(f"{job.collection}: {again} sent again")
+            try:
+                with feed.progress(job) as advance:
+                    for works in import_chunks(sessions, job, batch_size):
+                        feed.send(works)
+                        advance(sum(len(work.puzzles) for work in works))
+            except SourceError as exc:
+                console.print(f"[red]error:[/] {exc}")
+                unread += 1
     return jobs, unread
 
 
