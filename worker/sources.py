@@ -248,7 +248,7 @@ def _records(raw: Iterator[_Raw], path: Path) -> Iterator[Record]:
         elif not line.skipped:
             if (header := _csv_header(line.text)) is not None:
                 yield from _csv_rows(lines, line, *header, path)
-            elif _is_ruling(line.text) or len(_cells(line.text)) == 9:
+            elif is_ruling(line.text) or len(row_cells(line.text)) == 9:
                 yield from _grids(chain([line], lines))
             else:
                 yield _judge_line(line)
@@ -376,12 +376,12 @@ def _judge_row(line: _Line, delimiter: str, index: int, name: str) -> Record:
 # --- printed grids ----------------------------------------------------------------------
 
 
-def _cells(text: str) -> list[tuple[str, int]]:
+def row_cells(text: str) -> list[tuple[str, int]]:
     """The cells of a printed grid row with their 1-based columns: `|` and spaces dropped."""
     return [(char, i) for i, char in enumerate(text, 1) if char != "|" and not char.isspace()]
 
 
-def _is_ruling(text: str) -> bool:
+def is_ruling(text: str) -> bool:
     """A separator line such as `---+---+---`, `-----------` or `*-----------*`.
 
     Nine dashes and nothing else (`---|---|---`) is a row of nine empty cells instead.
@@ -389,7 +389,7 @@ def _is_ruling(text: str) -> bool:
     stripped = text.strip()
     if not stripped or not set(stripped) <= _RULING:
         return False
-    return "+" in stripped or "=" in stripped or len(_cells(stripped)) != 9
+    return "+" in stripped or "=" in stripped or len(row_cells(stripped)) != 9
 
 
 def _grids(lines: Iterable[_Line]) -> Iterator[Record]:
@@ -399,9 +399,9 @@ def _grids(lines: Iterable[_Line]) -> Iterator[Record]:
         if line.fatal:
             yield line.rejected()
             return
-        if line.error is None and (line.text.lstrip().startswith("#") or _is_ruling(line.text)):
+        if line.error is None and (line.text.lstrip().startswith("#") or is_ruling(line.text)):
             continue
-        cells = _cells(line.text) if line.error is None else []
+        cells = row_cells(line.text) if line.error is None else []
         if len(cells) == 9:
             rows.append((line, cells))
             if len(rows) == 9:

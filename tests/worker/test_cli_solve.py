@@ -40,11 +40,41 @@ def test_json_prints_to_dict() -> None:
     assert data["metrics"]["solved_by_elimination"] is True
 
 
+def grid(puzzle: str) -> str:
+    """The puzzle printed as nine rows with `|` and `------+-------+------` rulings."""
+    rows = [" ".join(puzzle[r * 9 : r * 9 + 9]) for r in range(9)]
+    rows = [f"{row[:5]} | {row[6:11]} | {row[12:]}" for row in rows]
+    return "\n".join([*rows[:3], "------+-------+------", *rows[3:6], "-" * 21, *rows[6:]])
+
+
 def test_a_dash_reads_the_puzzle_from_stdin() -> None:
-    """PUZZLE '-' reads one line from standard input."""
-    code, out, _ = run("-", "--json", stdin=EASY + "\nignored\n")
+    """PUZZLE '-' reads its line from standard input; blank lines and comments are skipped."""
+    code, out, _ = run("-", "--json", stdin=f"# from a book\n\n{EASY}\n")
     assert code == 0
     assert json.loads(out)["status"] == "solved"
+
+
+def test_a_dash_reads_a_grid_printed_on_nine_lines() -> None:
+    """The whole of standard input is read: a ruled grid on 9 rows (CRLF ends) is one puzzle."""
+    code, out, _ = run("-", "--json", stdin=grid(EASY).replace("\n", "\r\n") + "\r\n")
+    assert code == 0
+    assert json.loads(out)["solution"] == SOLUTION
+
+
+def test_a_dash_refuses_more_than_one_puzzle() -> None:
+    """Two puzzles on standard input are a usage error naming the lines, not the first one
+    solved and the second dropped."""
+    code, _, err = run("-", stdin=f"{EASY}\n{HARD}\n")
+    assert code == 2
+    (line,) = err.splitlines()
+    assert "standard input holds 2 lines" in line
+
+
+def test_a_dash_with_conflicting_givens_in_a_grid_exits_1() -> None:
+    """A grid read from standard input is judged as a one-line puzzle is: invalid, exit 1."""
+    code, _, err = run("-", stdin=grid("55" + "." * 79))
+    assert code == 1
+    assert "invalid: digit 5 appears twice in row 1 (columns 1 and 2)" in err
 
 
 def test_a_malformed_puzzle_exits_2_with_the_format_message() -> None:

@@ -9,6 +9,7 @@ import click
 
 import solver
 from solver import DEFAULT_NODE_BUDGET
+from solver.errors import PuzzleFormatError
 from solver.grid import to_text
 from worker.cli.exits import EXIT_FAILED, fail
 
@@ -17,6 +18,7 @@ TOP, MIDDLE, BOTTOM = (
     "├───────┼───────┼───────┤",
     "└───────┴───────┴───────┘",
 )
+STDIN_LIMIT = 1 << 16  # bytes of standard input `solve -` reads: one puzzle, with comments
 
 
 def boxed(text: str) -> list[str]:
@@ -67,6 +69,30 @@ def failure(result: solver.SolveResult) -> str:
     return f"gave_up: node budget exhausted after {result.metrics.nodes} nodes"
 
 
+def stdin_puzzle(data: bytes) -> str:
+    """The one puzzle of standard input: its only line, or a grid printed on nine rows (`|`,
+    spaces and ruling lines such as `---+---+---` ignored). Blank lines and `#` comments are
+    skipped; anything else is a `PuzzleFormatError` saying what was found."""
+    from worker.sources import is_ruling, row_cells
+
+    if len(data) > STDIN_LIMIT:
+        raise PuzzleFormatError(
+            f"standard input holds over {STDIN_LIMIT:,} bytes: solve takes one puzzle "
+            "(`sudoku-batch run -` imports a collection)"
+        )
+    text = data.decode("utf-8", "replace")
+    lines = [line for line in text.splitlines() if line.strip() and line.strip()[0] != "#"]
+    if len(lines) <= 1:
+        return lines[0] if lines else ""
+    rows = [row_cells(line) for line in lines if not is_ruling(line)]
+    if len(rows) != 9 or any(len(row) != 9 for row in rows):
+        raise PuzzleFormatError(
+            f"standard input holds {len(lines)} lines: give one puzzle, on one line or printed "
+            "as nine rows of nine cells (`sudoku-batch run -` imports a collection)"
+        )
+    return "".join(cell for row in rows for cell, _ in row)
+
+
 @click.command()
 @click.argument("puzzle")
 @click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
@@ -78,12 +104,13 @@ def failure(result: solver.SolveResult) -> str:
     help="Search nodes allowed before giving up.",
 )
 def solve(puzzle: str, as_json: bool, node_budget: int) -> None:
-    """Solve and rate PUZZLE (81 cells in one line; '-' reads one line from stdin).
+    """Solve and rate PUZZLE (81 cells in one line; '-' reads standard input: one line, or
+    a grid printed on nine rows).
 
     Exit status: 0 solved, 1 invalid/unsolvable/multiple/gave_up, 2 malformed puzzle.
     """
     if puzzle == "-":
-        puzzle = sys.stdin.readline()
+        puzzle = stdin_puzzle(sys.stdin.buffer.read(STDIN_LIMIT + 1))
     result = solver.solve(puzzle, node_budget=node_budget)  # malformed: PuzzleFormatError
     if as_json:
         click.echo(json.dumps(result.to_dict(), indent=2))
