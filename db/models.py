@@ -72,7 +72,7 @@ class Puzzle(Base):
     __tablename__ = "puzzles"
     __table_args__ = ({"comment": "Every distinct puzzle ever imported, whatever its collection."},)
 
-    id: Mapped[int] = mapped_column(Id, primary_key=True)
+    id: Mapped[int] = mapped_column(Id, primary_key=True, comment="Puzzle id.")
     givens: Mapped[str] = mapped_column(
         String(81),
         unique=True,
@@ -93,15 +93,21 @@ class Collection(Base):
         },
     )
 
-    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, comment="Collection id.")
     name: Mapped[str] = mapped_column(String(200), unique=True, comment="Name given at import.")
-    source_file: Mapped[str] = mapped_column(Text, comment="Path of the file imported.")
+    source_file: Mapped[str] = mapped_column(
+        Text, comment="Path of the file imported, made absolute (stdin for standard input)."
+    )
     content_hash: Mapped[str] = mapped_column(
         String(64),
         comment="sha256 (hex) of the file's bytes: re-importing another file under "
         "the same name is refused.",
     )
-    imported_at: Mapped[datetime] = mapped_column(Timestamp, server_default=func.now())
+    imported_at: Mapped[datetime] = mapped_column(
+        Timestamp,
+        server_default=func.now(),
+        comment="When its file was imported, or last replaced (--replace).",
+    )
     lines_read: Mapped[int] = _counter("Records read so far (accepted + duplicates + rejected).")
     accepted: Mapped[int] = _counter("Lines holding a puzzle not seen earlier in this file.")
     duplicates: Mapped[int] = _counter("Lines repeating a puzzle of an earlier line of the file.")
@@ -122,8 +128,11 @@ class Batch(Base):
         },
     )
 
-    id: Mapped[int] = mapped_column(Id, primary_key=True)
-    collection_id: Mapped[int] = mapped_column(ForeignKey("collections.id", ondelete="CASCADE"))
+    id: Mapped[int] = mapped_column(Id, primary_key=True, comment="Batch id.")
+    collection_id: Mapped[int] = mapped_column(
+        ForeignKey("collections.id", ondelete="CASCADE"),
+        comment="The collection the batch belongs to.",
+    )
     size: Mapped[int] = mapped_column(Integer, comment="Number of puzzles in the batch.")
     status: Mapped[str] = mapped_column(
         String(16),
@@ -133,13 +142,17 @@ class Batch(Base):
     )
     attempts: Mapped[int] = _counter("Times a worker finished (done) or gave up on it (failed).")
     error: Mapped[str | None] = mapped_column(Text, comment="Why the batch failed.")
-    created_at: Mapped[datetime] = mapped_column(Timestamp, server_default=func.now())
+    created_at: Mapped[datetime] = mapped_column(
+        Timestamp, server_default=func.now(), comment="When the batch was created (at import)."
+    )
     queued_at: Mapped[datetime | None] = mapped_column(
         Timestamp,
         comment="When the producer last sent it to the queue (NULL: never sent, e.g. the import "
         "was stopped first).",
     )
-    finished_at: Mapped[datetime | None] = mapped_column(Timestamp)
+    finished_at: Mapped[datetime | None] = mapped_column(
+        Timestamp, comment="When it became done or failed."
+    )
 
 
 class CollectionPuzzle(Base):
@@ -150,12 +163,16 @@ class CollectionPuzzle(Base):
     )
 
     collection_id: Mapped[int] = mapped_column(
-        ForeignKey("collections.id", ondelete="CASCADE"), primary_key=True
+        ForeignKey("collections.id", ondelete="CASCADE"),
+        primary_key=True,
+        comment="The collection.",
     )
     line: Mapped[int] = mapped_column(
         Integer, primary_key=True, comment="1-based line of the record in the file."
     )
-    puzzle_id: Mapped[int] = mapped_column(ForeignKey("puzzles.id"), index=True)
+    puzzle_id: Mapped[int] = mapped_column(
+        ForeignKey("puzzles.id"), index=True, comment="The puzzle on that line."
+    )
     batch_id: Mapped[int | None] = mapped_column(
         ForeignKey("batches.id", ondelete="SET NULL"),
         index=True,
@@ -171,7 +188,9 @@ class RejectedLine(Base):
     __table_args__ = ({"comment": "Lines of a collection that are not a valid puzzle, and why."},)
 
     collection_id: Mapped[int] = mapped_column(
-        ForeignKey("collections.id", ondelete="CASCADE"), primary_key=True
+        ForeignKey("collections.id", ondelete="CASCADE"),
+        primary_key=True,
+        comment="The collection.",
     )
     line: Mapped[int] = mapped_column(
         Integer, primary_key=True, comment="1-based line of the record in the file."
@@ -194,7 +213,9 @@ class Result(Base):
         {"comment": "The solver's verdict and difficulty metrics, one row per distinct puzzle."},
     )
 
-    puzzle_id: Mapped[int] = mapped_column(ForeignKey("puzzles.id"), primary_key=True)
+    puzzle_id: Mapped[int] = mapped_column(
+        ForeignKey("puzzles.id"), primary_key=True, comment="The puzzle."
+    )
     status: Mapped[str] = mapped_column(String(16), index=True, comment=f"{_one_of(STATUSES)}.")
     solution: Mapped[str | None] = mapped_column(
         String(81), comment="81 digits, checked valid; NULL unless status is solved."
