@@ -22,6 +22,7 @@ from db.errors import CollectionConflict, StorageError
 from db.known import LOOKUP_PAGE, Known, puzzles_of, stored_lines
 from db.models import PENDING, Batch, Collection, CollectionPuzzle, Puzzle, RejectedLine
 from db.raw_text import clean_raw_text
+from db.removal import empty_collection
 
 __all__ = [  # CollectionConflict too: importers catch it from here
     "BatchWork",
@@ -57,21 +58,36 @@ class BatchWork:
 
 
 def get_or_create_collection(
-    session: Session, name: str, source_file: str, content_hash: str
+    session: Session, name: str, source_file: str, content_hash: str, *, replace: bool = False
 ) -> Collection:
-    """The collection called `name`, created if new; `CollectionConflict` if it holds
-    another file (same name, different sha256)."""
+    """The collection called `name` for the file with this sha256, created if new.
+
+    The same content finds the collection as it was (an interrupted import resumes). Other
+    content takes its place when the collection holds no line yet (an empty or failed
+    import) or with `replace` (its lines, rejected lines and batches are removed first);
+    otherwise it raises `CollectionConflict`.
+    """
     values = {"name": name, "source_file": source_file, "content_hash": content_hash}
     dialect_insert = postgresql.insert if dialect_of(session) == "postgresql" else sqlite.insert
     session.execute(dialect_insert(Collection).values(values).on_conflict_do_nothing())
-    found = session.scalars(select(Collection).where(Collection.name == name)).one()
-    if found.content_hash != content_hash:
+    stmt = select(Collection).where(Collection.name == name)
+    found = session.scalars(stmt.execution_options(populate_existing=True)).one()
+    if found.content_hash == content_hash:
+        return found
+    if not (replace or found.lines_read == 0):
         raise CollectionConflict(
             f"collection {name!r} was imported from {found.source_file} "
             f"(sha256 {found.content_hash[:12]}...), and {source_file} has other content "
-            f"(sha256 {content_hash[:12]}...): import it under another name"
+            f"(sha256 {content_hash[:12]}...): import it under another name (--collection), "
+            "or replace the collection (--replace)"
         )
-    return found
+    empty_collection(session, found.id)
+    session.execute(
+        update(Collection)
+        .where(Collection.id == found.id)
+        .values(source_file=source_file, content_hash=content_hash, imported_at=func.now())
+    )
+    return session.get_one(Collection, found.id, populate_existing=True)
 
 
 @dataclass

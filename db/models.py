@@ -101,7 +101,7 @@ class Collection(Base):
     content_hash: Mapped[str] = mapped_column(
         String(64),
         comment="sha256 (hex) of the file's bytes: re-importing another file under "
-        "the same name is refused.",
+        "the same name is refused (unless --replace).",
     )
     imported_at: Mapped[datetime] = mapped_column(
         Timestamp,

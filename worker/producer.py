@@ -23,6 +23,7 @@ from db.imports import (
     mark_queued,
     unfinished_batches,
 )
+from db.removal import drop_if_empty
 from worker.inputs import Readable
 from worker.sources import Accepted, Rejected, read_puzzles
 
@@ -39,14 +40,25 @@ class Import:
     shown: str  # how messages name the input
 
 
-def open_import(sessions: sessionmaker[Session], source: Readable, collection: str) -> Import:
-    """Find or create the collection `collection` for this input."""
+def open_import(
+    sessions: sessionmaker[Session], source: Readable, collection: str, *, replace: bool = False
+) -> Import:
+    """Find or create the collection `collection` for this input (with `replace`, the input
+    takes the place of the other file the collection holds)."""
     with sessions() as session:
         found = get_or_create_collection(
-            session, collection, source.input.source_file, source.content_hash
+            session, collection, source.input.source_file, source.content_hash, replace=replace
         )
         session.commit()
         return Import(found.id, collection, source.path, source.input.shown)
+
+
+def drop_if_nothing_stored(sessions: sessionmaker[Session], job: Import) -> bool:
+    """Delete the import's collection if it holds no line (its name stays free); True if so."""
+    with sessions() as session:
+        dropped = drop_if_empty(session, job.collection_id)
+        session.commit()
+    return dropped
 
 
 def import_chunks(

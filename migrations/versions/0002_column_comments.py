@@ -1,4 +1,4 @@
-"""Comments on the eleven columns 0001 left without one; source_file now holds an absolute path.
+"""Comments on the eleven columns 0001 left without one; source_file is absolute, and --replace.
 
 Revision ID: 0002
 Revises: 0001
@@ -24,6 +24,7 @@ Timestamp = sa.DateTime(timezone=True)
 COMMENTS = [
     ('collections', 'id', sa.Integer(), False, None, 'Collection id.'),
     ('collections', 'source_file', sa.Text(), False, 'Path of the file imported.', 'Path of the file imported, made absolute (stdin for standard input).'),
+    ('collections', 'content_hash', sa.String(length=64), False, "sha256 (hex) of the file's bytes: re-importing another file under the same name is refused.", "sha256 (hex) of the file's bytes: re-importing another file under the same name is refused (unless --replace)."),
     ('collections', 'imported_at', Timestamp, False, None, 'When its file was imported, or last replaced (--replace).'),
     ('puzzles', 'id', Id, False, None, 'Puzzle id.'),
     ('batches', 'id', Id, False, None, 'Batch id.'),

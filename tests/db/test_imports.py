@@ -35,9 +35,11 @@ def test_a_collection_is_created_once_and_found_again(session: Session) -> None:
 
 
 def test_a_collection_name_with_another_file_is_refused(session: Session) -> None:
-    """Re-importing a different file under an existing name raises a clear error."""
-    get_or_create_collection(session, "c", "c.txt", HASH)
-    with pytest.raises(CollectionConflict, match=r"'c' was imported from c\.txt.*another name"):
+    """Importing a different file under the name of a collection holding lines raises a
+    clear error naming both ways out."""
+    c = get_or_create_collection(session, "c", "c.txt", HASH)
+    add_records(session, c.id, [(1, grid(1))], [], batch_size=10)
+    with pytest.raises(CollectionConflict, match=r"'c' was imported from c\.txt.*--replace"):
         get_or_create_collection(session, "c", "other.txt", "b" * 64)
 
 

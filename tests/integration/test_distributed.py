@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import subprocess
+import time
 from pathlib import Path
 
 import pytest
+import redis
 from click.testing import CliRunner
 from sqlalchemy import create_engine, text
 
@@ -79,3 +81,31 @@ def test_the_worker_command_starts_a_celery_worker(start_worker: WorkerFactory) 
     proc = start_worker("solo")
     with pytest.raises(subprocess.TimeoutExpired):
         proc.wait(timeout=5)
+
+
+def test_workers_drop_the_queued_batches_of_a_deleted_collection(
+    service_env: dict[str, str], start_worker: WorkerFactory, tmp_path: Path
+) -> None:
+    """Batches queued before `delete` reach a worker afterwards: each is dropped with a
+    warning, stores nothing and fails nothing, and the queue drains."""
+    path = mixed_collection(tmp_path / "gone.txt", 300)
+    imported = CliRunner().invoke(main, ["import", str(path), "--batch-size", "100"])
+    assert imported.exit_code == 0, imported.output
+    deleted = CliRunner().invoke(main, ["delete", "--yes", "gone"])
+    assert deleted.exit_code == 0, deleted.output
+    queue = redis.Redis.from_url(service_env["SUDOKU_BROKER_URL"])
+    assert queue.llen(service_env["SUDOKU_QUEUE"]) == 3
+
+    start_worker("w1")
+    log = tmp_path / "w1.log"
+    deadline = time.monotonic() + 60
+    while log.read_text(errors="replace").count("collection deleted or replaced") < 3:
+        assert time.monotonic() < deadline, log.read_text(errors="replace")[-3000:]
+        time.sleep(0.5)
+
+    assert queue.llen(service_env["SUDOKU_QUEUE"]) == 0
+    assert "failed for good" not in log.read_text(errors="replace")
+    engine = create_engine(service_env["SUDOKU_DATABASE_URL"])
+    with engine.connect() as conn:
+        assert conn.execute(text("SELECT count(*) FROM results")).scalar() == 0
+    engine.dispose()

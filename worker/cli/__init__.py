@@ -11,6 +11,7 @@ import click
 
 import solver
 from worker.cli.db import db
+from worker.cli.delete import delete
 from worker.cli.exits import Commands
 from worker.cli.pipeline import import_, run, worker
 from worker.cli.results import export, query, report, status
@@ -36,5 +37,5 @@ def main(verbose: bool) -> None:
     logging.getLogger("solver").info("solver backend: %s", solver.backend())
 
 
-for command in (solve, run, import_, worker, status, query, export, report, db):
+for command in (solve, run, import_, worker, status, query, export, report, delete, db):
     main.add_command(command)

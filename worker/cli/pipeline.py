@@ -6,7 +6,7 @@ import os
 import time
 from collections.abc import Callable
 from contextlib import AbstractContextManager, nullcontext
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
 
@@ -18,9 +18,10 @@ from db.queries import progress
 from worker.cli.common import console, open_database
 from worker.cli.summary import exit_code, print_summary
 from worker.errors import SourceError
-from worker.inputs import Input, readable
+from worker.inputs import Input, Readable, readable
 from worker.producer import (
     Import,
+    drop_if_nothing_stored,
     import_chunks,
     leftover_batches,
     open_import,
@@ -37,6 +38,12 @@ COLLECTION = click.option(
     "--collection",
     help="Collection name (default: the file name without its suffixes; `stdin` for -).",
 )
+REPLACE = click.option(
+    "--replace",
+    is_flag=True,
+    help="Replace a collection of that name holding another file (its lines, rejected lines "
+    "and batches are removed; puzzles and results stay).",
+)
 BATCH_SIZE = click.option(
     "--batch-size",
     type=click.IntRange(1, 10_000),
@@ -49,11 +56,14 @@ BATCH_SIZE = click.option(
 @click.command("run")
 @FILES
 @COLLECTION
+@REPLACE
 @BATCH_SIZE
 @click.option(
     "--workers", type=click.IntRange(0), default=0, help="Pool processes (0: one per core)."
 )
-def run(files: tuple[str, ...], collection: str | None, batch_size: int, workers: int) -> None:
+def run(
+    files: tuple[str, ...], collection: str | None, replace: bool, batch_size: int, workers: int
+) -> None:
     """Import FILES (`-`: standard input) and solve them here, in a local process pool (no
     servers needed).
 
@@ -76,15 +86,16 @@ def run(files: tuple[str, ...], collection: str | None, batch_size: int, workers
         # every unfinished batch: `run` leaves none waiting in a queue
         unfinished = partial(leftover_batches, sessions, requeue=True)
         feed = _Feed(pool.dispatch_all, unfinished)
-        jobs, unread = _import_all(sessions, inputs, batch_size, feed)
+        outcome = _import_all(sessions, inputs, batch_size, feed, replace=replace)
     heading = advance.meter.describe("finished")  # the bar's last figures
-    stats = print_summary(sessions, [job.collection_id for job in jobs], heading)
-    raise SystemExit(exit_code(stats, unread))
+    stats = print_summary(sessions, outcome.collection_ids(), heading)
+    raise SystemExit(exit_code(stats, outcome.unread, outcome.empty))
 
 
 @click.command("import")
 @FILES
 @COLLECTION
+@REPLACE
 @BATCH_SIZE
 @click.option("--wait", is_flag=True, help="Show live progress until every batch is solved.")
 @click.option(
@@ -93,7 +104,12 @@ def run(files: tuple[str, ...], collection: str | None, batch_size: int, workers
     help="Queue every unfinished batch again (after the broker lost its queue).",
 )
 def import_(
-    files: tuple[str, ...], collection: str | None, batch_size: int, wait: bool, requeue: bool
+    files: tuple[str, ...],
+    collection: str | None,
+    replace: bool,
+    batch_size: int,
+    wait: bool,
+    requeue: bool,
 ) -> None:
     """Import FILES (`-`: standard input) and queue their batches for the Celery workers
     (`sudoku-batch worker`).
@@ -113,12 +129,12 @@ def import_(
         lambda job: leftover_batches(sessions, job, requeue=requeue),
         lambda job: bar(console, f"importing {Path(job.shown).name}", None, "puzzle"),
     )
-    jobs, unread = _import_all(sessions, inputs, batch_size, feed)
+    outcome = _import_all(sessions, inputs, batch_size, feed, replace=replace)
     heading = f"imported in {duration(time.monotonic() - started)}"
     if wait:
-        heading += f"; {_wait_for(sessions, jobs).describe('finished')}"
-    stats = print_summary(sessions, [job.collection_id for job in jobs], heading)
-    raise SystemExit(exit_code(stats, unread))
+        heading += f"; {_wait_for(sessions, outcome.jobs).describe('finished')}"
+    stats = print_summary(sessions, outcome.collection_ids(), heading)
+    raise SystemExit(exit_code(stats, outcome.unread, outcome.empty))
 
 
 @click.command(
@@ -165,44 +181,83 @@ class _Feed:
     progress: Callable[[Import], AbstractContextManager[Advance]] = _no_bar
 
 
+@dataclass
+class _Outcome:
+    """What importing the inputs gave: the imports that stored something, and how many inputs
+    could not be read to the end (`unread`) or held no puzzle line (`empty`)."""
+
+    jobs: list[Import] = field(default_factory=list)
+    unread: int = 0
+    empty: int = 0
+
+    def collection_ids(self) -> list[int]:
+        return [job.collection_id for job in self.jobs]
+
+
 def _import_all(
     sessions: sessionmaker[Session],
     inputs: list[tuple[Input, str]],
     batch_size: int,
     feed: _Feed,
-) -> tuple[list[Import], int]:
-    """Import every input; returns the imports and how many inputs could not be read to the end.
+    *,
+    replace: bool,
+) -> _Outcome:
+    """Import every input, each read once.
 
     Each chunk's batches go to the feed as soon as they are committed, after the batches an
     earlier, interrupted run left behind. An input that fails (a CSV without a puzzle column,
     a collection name clash) is reported and the other inputs go on; what it stored before the
-    failure is kept.
+    failure is kept. An input that stored nothing leaves no collection behind (its name stays
+    free); an empty one is reported as such.
     """
-    jobs, unread = [], 0
+    outcome = _Outcome()
     for source, name in inputs:
         if source.is_terminal():
             console.print("reading puzzles from standard input (end with Ctrl-D)")
         with readable(source) as ready:
-            try:
-                job = open_import(sessions, ready, name)
-            except CollectionConflict as exc:
-                console.print(f"[red]error:[/] {source.shown}: {exc}")
-                unread += 1
-                continue
-            jobs.append(job)
-            if leftovers := feed.leftovers(job):
-                feed.send(leftovers)
-                again = counted(len(leftovers), "unfinished batch", "unfinished batches")
-                console.print(f"{job.collection}: {again} sent again")
-            try:
-                with feed.progress(job) as advance:
-                    for works in import_chunks(sessions, job, batch_size):
-                        feed.send(works)
-                        advance(sum(len(work.puzzles) for work in works))
-            except SourceError as exc:
-                console.print(f"[red]error:[/] {exc}")
-                unread += 1
-    return jobs, unread
+            _import_one(sessions, ready, name, batch_size, feed, replace, outcome)
+    return outcome
+
+
+def _import_one(
+    sessions: sessionmaker[Session],
+    source: Readable,
+    name: str,
+    batch_size: int,
+    feed: _Feed,
+    replace: bool,
+    outcome: _Outcome,
+) -> None:
+    """Import one input into collection `name`, adding what happened to `outcome`."""
+    try:
+        job = open_import(sessions, source, name, replace=replace)
+    except CollectionConflict as exc:
+        console.print(f"[red]error:[/] {source.input.shown}: {exc}", soft_wrap=True)
+        outcome.unread += 1
+        return
+    if leftovers := feed.leftovers(job):
+        feed.send(leftovers)
+        again = counted(len(leftovers), "unfinished batch", "unfinished batches")
+        console.print(f"{job.collection}: {again} sent again")
+    failed = False
+    try:
+        with feed.progress(job) as advance:
+            for works in import_chunks(sessions, job, batch_size):
+                feed.send(works)
+                advance(sum(len(work.puzzles) for work in works))
+    except SourceError as exc:
+        console.print(f"[red]error:[/] {exc}", soft_wrap=True)
+        outcome.unread += 1
+        failed = True
+    if not drop_if_nothing_stored(sessions, job):
+        outcome.jobs.append(job)
+    elif not failed:
+        console.print(
+            f"[yellow]warning:[/] {source.input.shown}: no puzzle line in it (it is empty, or "
+            "holds only blank lines and # comments): nothing imported",
+            soft_wrap=True,
+        )
+        outcome.empty += 1
 
 
 def _wait_for(sessions: sessionmaker[Session], jobs: list[Import]) -> Meter:

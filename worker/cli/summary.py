@@ -15,7 +15,7 @@ from sqlalchemy.orm import Session, sessionmaker
 from db.queries import collection_status, rejected_lines
 from solver import LABELS, STATUSES
 from worker.cli.common import show
-from worker.cli.exits import EXIT_FAILED, EXIT_OK, EXIT_REJECTED
+from worker.cli.exits import EXIT_EMPTY, EXIT_FAILED, EXIT_OK, EXIT_REJECTED
 from worker.progress import counted
 from worker.tables import table
 
@@ -63,10 +63,13 @@ def print_summary(
     return stats
 
 
-def exit_code(stats: Sequence[Mapping[str, Any]], unread_files: int) -> int:
-    """0 all good; 1 a file unread or batches failed; 3 some lines rejected."""
+def exit_code(stats: Sequence[Mapping[str, Any]], unread_files: int, empty_files: int = 0) -> int:
+    """0 all good; 1 a file unread or batches failed; 4 a file held no puzzle line; 3 some
+    lines rejected."""
     if unread_files or any(s["failed"] for s in stats):
         return EXIT_FAILED
+    if empty_files:
+        return EXIT_EMPTY
     if any(s["rejected"] for s in stats):
         return EXIT_REJECTED
     return EXIT_OK

@@ -18,6 +18,7 @@ from celery.signals import task_failure, worker_init, worker_process_init
 from celery.worker.request import Request
 
 import solver
+from db.errors import UnknownBatch
 from db.results import failure_reason, record_batch, record_batch_failure
 from worker.app import app
 from worker.batch import solve_batch
@@ -84,7 +85,11 @@ def solve_batch_task(self: Task, **message: Any) -> int:
         raise Reject(str(exc), requeue=False) from exc
     rows = solve_batch(work.collection_id, work.puzzles, node_budget=_settings.node_budget)
     with open_session() as session:
-        inserted = record_batch(session, work.batch_id, rows)
+        try:
+            inserted = record_batch(session, work.batch_id, rows)
+        except UnknownBatch:  # its collection was deleted or replaced since it was queued
+            log.warning("batch %s is gone (collection deleted or replaced): dropped", work.batch_id)
+            return 0
         session.commit()
     return inserted
 

@@ -1,0 +1,99 @@
+"""Deleting and replacing collections: what goes with them, what stays, which names free up."""
+
+from __future__ import annotations
+
+import pytest
+from sqlalchemy import func, select
+from sqlalchemy.orm import Session
+
+from db.errors import UnknownCollection
+from db.imports import add_records, get_or_create_collection
+from db.models import Batch, Collection, CollectionPuzzle, Puzzle, RejectedLine, Result
+from db.removal import Removed, delete_collection, drop_if_empty
+from db.results import record_batch
+from tests.db.conftest import grid, result_row
+
+OLD, NEW = "a" * 64, "b" * 64
+REJECTED = [(9, "12345", "expected 81 cells, got 5", None)]
+
+
+def count(session: Session, model: type, **where: object) -> int:
+    stmt = select(func.count()).select_from(model).filter_by(**where)
+    return session.scalar(stmt) or 0
+
+
+def solved_collection(session: Session, name: str, numbers: range) -> int:
+    """A collection holding one line per puzzle grid(n), one rejected line, every batch solved."""
+    c = get_or_create_collection(session, name, f"/data/{name}.txt", OLD)
+    lines = [(line, grid(n)) for line, n in enumerate(numbers, 1)]
+    for work in add_records(session, c.id, lines, REJECTED, batch_size=2):
+        record_batch(session, work.batch_id, [result_row(pid) for pid, _ in work.puzzles])
+    return c.id
+
+
+def test_delete_removes_the_lines_rejections_and_batches_and_keeps_puzzles_and_results(
+    session: Session,
+) -> None:
+    """The collection and everything it owns go; the puzzles and their results stay, so the
+    other collection sharing some of them is untouched and nothing needs solving again."""
+    gone = solved_collection(session, "gone", range(1, 6))
+    kept = solved_collection(session, "kept", range(4, 8))
+    before = {m: count(session, m) for m in (Puzzle, Result)}
+    kept_lines = count(session, CollectionPuzzle, collection_id=kept)
+
+    assert delete_collection(session, "gone") == Removed(lines=5, rejected=1, batches=3)
+
+    assert session.get(Collection, gone) is None
+    for model in (CollectionPuzzle, RejectedLine, Batch):
+        assert count(session, model, collection_id=gone) == 0
+    assert count(session, CollectionPuzzle, collection_id=kept) == kept_lines
+    assert {m: count(session, m) for m in (Puzzle, Result)} == before
+
+
+def test_deleting_an_unknown_collection_says_so(session: Session) -> None:
+    """No such name: UnknownCollection, naming it."""
+    with pytest.raises(UnknownCollection, match="no collection named 'nope'"):
+        delete_collection(session, "nope")
+
+
+def test_replace_takes_the_new_file_and_keeps_the_results_of_puzzles_it_shares(
+    session: Session,
+) -> None:
+    """--replace: the old lines, rejections and batches go, counters restart from zero, and a
+    puzzle of the new file solved under the old one is not batched again."""
+    old = solved_collection(session, "c", range(1, 4))
+    c = get_or_create_collection(session, "c", "/data/c2.txt", NEW, replace=True)
+    assert (c.id, c.source_file, c.content_hash) == (old, "/data/c2.txt", NEW)
+    assert (c.lines_read, c.rejected, c.done) == (0, 0, 0)
+    assert count(session, RejectedLine, collection_id=c.id) == 0
+    work = add_records(session, c.id, [(1, grid(3)), (2, grid(4))], [], batch_size=10)
+    assert [givens for w in work for _, givens in w.puzzles] == [grid(4)]
+    session.refresh(c)
+    assert (c.lines_read, c.total, c.done) == (2, 2, 1)
+
+
+def test_replace_with_the_same_content_resumes_instead(session: Session) -> None:
+    """Replacing a collection by the file it already holds removes nothing."""
+    old = solved_collection(session, "c", range(1, 4))
+    again = get_or_create_collection(session, "c", "/data/c.txt", OLD, replace=True)
+    assert again.id == old
+    assert count(session, CollectionPuzzle, collection_id=old) == 3
+
+
+def test_a_collection_holding_no_line_takes_another_file_without_replace(
+    session: Session,
+) -> None:
+    """A name left by an import that stored nothing (empty, failed, stopped at once) is free."""
+    first = get_or_create_collection(session, "c", "/data/bad.csv", OLD)
+    fixed = get_or_create_collection(session, "c", "/data/fixed.csv", NEW)
+    assert (fixed.id, fixed.source_file, fixed.content_hash) == (first.id, "/data/fixed.csv", NEW)
+
+
+def test_drop_if_empty_drops_only_a_collection_that_holds_nothing(session: Session) -> None:
+    """An empty collection is dropped; one holding a single rejected line is kept."""
+    empty = get_or_create_collection(session, "empty", "/data/empty.txt", OLD)
+    rejected = get_or_create_collection(session, "rejected", "/data/rejected.txt", OLD)
+    add_records(session, rejected.id, [], REJECTED, batch_size=10)
+    assert drop_if_empty(session, empty.id)
+    assert not drop_if_empty(session, rejected.id)
+    assert session.scalars(select(Collection.name)).all() == ["rejected"]
