@@ -52,7 +52,7 @@ def test_a_file_that_cannot_be_read_exits_1(env: dict[str, str], tmp_path: Path)
 
 def test_a_bad_setting_exits_2_with_one_line(env: dict[str, str]) -> None:
     """2: a SUDOKU_* value that cannot be used is a usage error, named in one line."""
-    result = invoke("status", env={"SUDOKU_NODE_BUDGET": "lots"})
+    result = invoke("solve", "." * 81, env={"SUDOKU_NODE_BUDGET": "lots"})
     assert result.exit_code == EXIT_USAGE == 2
     assert one_error_line(result) == "error: SUDOKU_NODE_BUDGET='lots' is not an integer"
 

@@ -9,14 +9,11 @@ import logging
 
 import click
 
-import solver
 from worker.cli.db import db
 from worker.cli.exits import Commands
 from worker.cli.pipeline import import_, run, worker
 from worker.cli.results import export, query, report, status
 from worker.cli.solve import solve
-from worker.errors import SettingsError
-from worker.settings import get_settings
 
 
 @click.group(cls=Commands, context_settings={"help_option_names": ["-h", "--help"]})
@@ -28,12 +25,6 @@ def main(verbose: bool) -> None:
         level=logging.INFO if verbose else logging.WARNING,
         format="%(asctime)s %(levelname)s %(name)s: %(message)s",
     )
-    backend = get_settings().solver_backend  # a bad SUDOKU_* value raises SettingsError
-    try:  # SUDOKU_SOLVER_BACKEND=native without a built core
-        solver.use_backend(backend)
-    except ValueError as exc:
-        raise SettingsError(f"SUDOKU_SOLVER_BACKEND={backend!r}: {exc}") from exc
-    logging.getLogger("solver").info("solver backend: %s", solver.backend())
 
 
 for command in (solve, run, import_, worker, status, query, export, report, db):

@@ -11,7 +11,7 @@ from sqlalchemy.orm import Session, sessionmaker
 
 from db.engine import ensure_schema, make_engine, session_factory
 from db.urls import mask_url
-from worker.settings import Settings, get_settings
+from worker import settings
 
 log = logging.getLogger("sudoku_batch")
 
@@ -20,15 +20,16 @@ console = Console(stderr=True)
 out = Console(soft_wrap=True, width=None if sys.stdout.isatty() else 120)
 
 
-def open_database(config: Settings | None = None) -> sessionmaker[Session]:
-    """Sessions on the configured database, its schema checked (an empty SQLite is migrated).
+def open_database(url: str | None = None) -> sessionmaker[Session]:
+    """Sessions on the database (default: SUDOKU_DATABASE_URL), its schema checked (an empty
+    SQLite is migrated).
 
     Raises `DatabaseUnavailable` or `SchemaNotReady`; the command line reports either in
     one line (`worker.cli.exits`).
     """
-    s = config or get_settings()
-    log.info("database %s", mask_url(s.database_url))
-    engine = make_engine(s.database_url)
+    url = url or settings.database_url()
+    log.info("database %s", mask_url(url))
+    engine = make_engine(url)
     context = click.get_current_context(silent=True)
     if context is not None:
         context.call_on_close(engine.dispose)

@@ -9,11 +9,7 @@ import click
 from db import migrate
 from db.engine import UPGRADE_HINT
 from db.urls import mask_url
-from worker.settings import get_settings
-
-
-def _url() -> str:
-    return get_settings().database_url
+from worker.settings import database_url
 
 
 @click.group()
@@ -37,7 +33,7 @@ def downgrade(revision: str) -> None:
 
 def _migrate(step: Callable[[str, str], None], revision: str) -> None:
     """Run one migration step on the configured database and say where it now stands."""
-    url = _url()
+    url = database_url()
     step(url, revision)
     click.echo(f"{mask_url(url)}: at revision {migrate.current(url) or 'base'}")
 
@@ -45,7 +41,7 @@ def _migrate(step: Callable[[str, str], None], revision: str) -> None:
 @db.command()
 def current() -> None:
     """Print the revision the database is at, and the newest one."""
-    url = _url()
+    url = database_url()
     found = migrate.current(url)
     head = migrate.head()
     state = "up to date" if found == head else UPGRADE_HINT

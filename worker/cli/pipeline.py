@@ -15,6 +15,7 @@ from sqlalchemy.orm import Session, sessionmaker
 
 from db.imports import BatchWork, CollectionConflict
 from db.queries import progress
+from worker import settings
 from worker.cli.common import console, open_database
 from worker.cli.summary import exit_code, print_summary
 from worker.errors import SourceError
@@ -27,7 +28,6 @@ from worker.producer import (
 )
 from worker.progress import Advance, bar
 from worker.runner import local_pool
-from worker.settings import get_settings
 
 FILES = click.argument(
     "files", nargs=-1, required=True, type=click.Path(exists=True, dir_okay=False, path_type=Path)
@@ -37,9 +37,9 @@ COLLECTION = click.option(
 )
 BATCH_SIZE = click.option(
     "--batch-size",
-    type=click.IntRange(1, 10_000),
-    default=lambda: get_settings().batch_size,
-    show_default="SUDOKU_BATCH_SIZE or 1,000",
+    type=click.IntRange(1, settings.MAX_BATCH_SIZE),
+    default=settings.batch_size,  # a bad value names the variable, not this option
+    show_default=f"SUDOKU_BATCH_SIZE or {settings.DEFAULT_BATCH_SIZE:,}",
     help="Puzzles per batch (one task each).",
 )
 
@@ -58,6 +58,8 @@ def run(files: tuple[Path, ...], collection: str | None, batch_size: int, worker
     redoes nothing.
     """
     _one_collection_per_file(files, collection)
+    settings.use_solver_backend()
+    node_budget = settings.node_budget()
     sessions = open_database()
     started = time.monotonic()
     cores = workers or os.cpu_count() or 1
@@ -66,7 +68,7 @@ def run(files: tuple[Path, ...], collection: str | None, batch_size: int, worker
         local_pool(
             sessions,
             cores,
-            get_settings().node_budget,
+            node_budget,
             on_solved=advance,
             on_dispatched=lambda total: advance(0, total=total),
         ) as pool,
@@ -98,13 +100,13 @@ def import_(
     Importing a file again changes nothing; it only queues batches an interrupted import had
     stored but not sent.
     """
-    from worker.app import make_app
+    from worker.app import producer_app
     from worker.messages import batch_sender
 
     _one_collection_per_file(files, collection)
     sessions = open_database()
     started = time.monotonic()
-    sender = batch_sender(make_app())
+    sender = batch_sender(producer_app())
     feed = _Feed(
         lambda works: send_batches(sessions, works, sender),
         lambda job: leftover_batches(sessions, job, requeue=requeue),
