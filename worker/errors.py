@@ -28,6 +28,14 @@ class MessageError(SudokuBatchError, ValueError):
     """A message that does not carry a well-formed batch (never retried)."""
 
 
+class OutputError(SudokuBatchError):
+    """A file cannot be written where the user asked (a missing folder, no permission)."""
+
+    def __init__(self, path: Path, reason: str) -> None:
+        super().__init__(f"cannot write {path}: {reason}")
+        self.path = path
+
+
 class MissingExtra(SudokuBatchError, ImportError):
     """An optional dependency is not installed; the message names the extra that brings it."""
 

@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import Any
 
 from solver import LABELS
-from worker.errors import MissingExtra
+from worker.errors import MissingExtra, OutputError
 
 
 def draw_report(
@@ -34,5 +34,9 @@ def draw_report(
     right.set_xlabel("deepest level of nested guesses")
     right.set_ylabel("puzzles")
     fig.suptitle(f"{collection}: {sum(labels.values()):,} puzzles")
-    fig.savefig(out, dpi=110)
-    plt.close(fig)
+    try:
+        fig.savefig(out, dpi=110)
+    except OSError as exc:  # the folder went away, the disk is full
+        raise OutputError(out, exc.strerror or str(exc)) from exc
+    finally:
+        plt.close(fig)

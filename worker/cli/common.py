@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import logging
+import os
 import sys
+from pathlib import Path
 
 import click
 from rich.console import Console
@@ -12,12 +14,23 @@ from sqlalchemy.orm import Session, sessionmaker
 from db.engine import ensure_schema, make_engine, session_factory
 from db.urls import mask_url
 from worker import settings
+from worker.errors import OutputError
 
 log = logging.getLogger("sudoku_batch")
 
 console = Console(stderr=True)
 # Tables stay readable when piped or captured (rich would assume 80 columns).
 out = Console(soft_wrap=True, width=None if sys.stdout.isatty() else 120)
+
+
+def check_writable(path: Path) -> None:
+    """Raise `OutputError` unless a file can be written at `path`: checked before the work
+    that fills it, so a typo in a folder name costs nothing."""
+    folder = path.parent
+    if not folder.is_dir():
+        raise OutputError(path, f"the folder {folder} does not exist")
+    if not os.access(folder, os.W_OK):
+        raise OutputError(path, f"the folder {folder} is not writable")
 
 
 def open_database(url: str | None = None) -> sessionmaker[Session]:

@@ -21,7 +21,7 @@ from db.queries import (
     stream_results,
 )
 from solver import LABELS, STATUSES
-from worker.cli.common import open_database, out
+from worker.cli.common import check_writable, open_database, out
 from worker.cli.summary import status_tables
 
 
@@ -90,6 +90,8 @@ def query(
 )
 def export(collection: str, fmt: str, out_path: Path | None) -> None:
     """Stream every result of COLLECTION, in line order (json: one object per line)."""
+    if out_path is not None:
+        check_writable(out_path)
     sessions = open_database()
     with sessions() as session:
         if not collection_status(session, collection):
@@ -122,6 +124,7 @@ def report(collection: str, out_path: Path) -> None:
     """Draw COLLECTION's difficulty distribution and recursion-depth histogram to a PNG."""
     from worker.report import draw_report
 
+    check_writable(out_path)
     sessions = open_database()
     with sessions() as session:
         labels = distribution(session, collection, "difficulty")
