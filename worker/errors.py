@@ -24,6 +24,10 @@ class SourceError(SudokuBatchError, ValueError):
         self.line = line
 
 
+class BrokerUnavailable(SudokuBatchError):
+    """The broker does not answer (the message shows its URL with the password masked)."""
+
+
 class MessageError(SudokuBatchError, ValueError):
     """A message that does not carry a well-formed batch (never retried)."""
 

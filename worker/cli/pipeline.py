@@ -101,12 +101,14 @@ def import_(
     stored but not sent.
     """
     from worker.app import producer_app
-    from worker.messages import batch_sender
+    from worker.messages import batch_sender, check_broker
 
     _one_collection_per_file(files, collection)
+    celery = producer_app()
     sessions = open_database()
+    check_broker(celery)  # before anything is stored that could not be sent
     started = time.monotonic()
-    sender = batch_sender(producer_app())
+    sender = batch_sender(celery)
     feed = _Feed(
         lambda works: send_batches(sessions, works, sender),
         lambda job: leftover_batches(sessions, job, requeue=requeue),
