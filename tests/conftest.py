@@ -20,6 +20,7 @@ POSTGRES_ADMIN_URL = os.environ.get(
     "SUDOKU_TEST_POSTGRES_URL", "postgresql+psycopg://postgres@127.0.0.1:5432/postgres"
 )
 REDIS_URL = os.environ.get("SUDOKU_TEST_REDIS_URL", "redis://127.0.0.1:6379/0")
+RABBITMQ_URL = os.environ.get("SUDOKU_TEST_RABBITMQ_URL", "amqp://guest:guest@127.0.0.1:5672//")
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:

@@ -20,12 +20,16 @@ from rich.table import Table
 
 
 class Advance(Protocol):
-    def __call__(self, n: int = 1, *, total: int | None = None) -> None: ...
+    def __call__(
+        self, n: int = 1, *, total: int | None = None, note: str | None = None
+    ) -> None: ...
 
 
 @contextmanager
 def bar(console: Console, description: str, total: int | None, unit: str) -> Iterator[Advance]:
-    """A live progress bar; yields `advance(n, total=...)`. Quiet when not on a terminal."""
+    """A live progress bar; yields `advance(n, total=..., note=...)` (a note, such as a
+    warning, is shown at the end of the line until replaced; "" clears it). Quiet when not
+    on a terminal."""
     columns = (
         TextColumn("[bold]{task.description}"),
         BarColumn(),
@@ -36,13 +40,16 @@ def bar(console: Console, description: str, total: int | None, unit: str) -> Ite
         TimeElapsedColumn(),
         TextColumn("eta"),
         TimeRemainingColumn(),
+        TextColumn("{task.fields[note]}", style="yellow", markup=False),
     )
     with Progress(*columns, console=console, transient=False) as progress:
-        task = progress.add_task(description, total=total, rate="")
+        task = progress.add_task(description, total=total, rate="", note="")
 
-        def advance(n: int = 1, *, total: int | None = None) -> None:
+        def advance(n: int = 1, *, total: int | None = None, note: str | None = None) -> None:
             if total is not None:
                 progress.update(task, total=total)
+            if note is not None:
+                progress.update(task, note=note)
             progress.advance(task, n)
             speed = progress.tasks[task].speed
             progress.update(task, rate=f"{speed:,.0f} {unit}/s" if speed else "")

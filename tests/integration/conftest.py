@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 import redis
 
-from tests.conftest import REDIS_URL, missing, shared_file
+from tests.conftest import RABBITMQ_URL, REDIS_URL, missing, shared_file
 from tests.integration.services import own_postgres, own_redis
 
 __all__ = ["own_postgres", "own_redis"]  # fixtures of the fault tests
@@ -53,6 +53,38 @@ def service_env(
     yield values
     redis.Redis.from_url(real_redis).delete(queue)
     reset_engine()
+
+
+@pytest.fixture
+def real_rabbitmq() -> str:
+    """The local RabbitMQ server's URL (skip locally / fail under CI when it is down)."""
+    from kombu import Connection
+
+    try:
+        with Connection(RABBITMQ_URL, connect_timeout=2) as connection:
+            connection.ensure_connection(max_retries=1)
+    except Exception as exc:  # kombu wraps each transport's errors differently
+        missing(f"RabbitMQ is not reachable at {RABBITMQ_URL}: {exc}")
+    return RABBITMQ_URL
+
+
+@pytest.fixture(params=["redis", "rabbitmq"])
+def broker(
+    request: pytest.FixtureRequest, service_env: dict[str, str], monkeypatch: pytest.MonkeyPatch
+) -> Iterator[str]:
+    """Each test using it runs on Redis and on RabbitMQ: the broker's URL, set for the
+    producer (this process) and for the workers `start_worker` starts afterwards."""
+    if request.param == "redis":
+        yield service_env["SUDOKU_BROKER_URL"]
+        return
+    url = str(request.getfixturevalue("real_rabbitmq"))
+    service_env["SUDOKU_BROKER_URL"] = url
+    monkeypatch.setenv("SUDOKU_BROKER_URL", url)
+    yield url
+    from kombu import Connection
+
+    with Connection(url) as connection:
+        connection.default_channel.queue_delete(service_env["SUDOKU_QUEUE"])
 
 
 WorkerFactory = Callable[..., subprocess.Popen[bytes]]

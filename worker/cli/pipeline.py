@@ -14,7 +14,6 @@ import click
 from sqlalchemy.orm import Session, sessionmaker
 
 from db.imports import BatchWork, CollectionConflict
-from db.queries import progress
 from worker import settings
 from worker.cli.common import console, open_database
 from worker.cli.summary import exit_code, print_summary
@@ -101,7 +100,10 @@ def import_(
     stored but not sent.
     """
     from worker.app import producer_app
+    from worker.cli.waiting import wait_for
+    from worker.consumers import QueueWatch
     from worker.messages import batch_sender, check_broker
+    from worker.settings import queue
 
     _one_collection_per_file(files, collection)
     celery = producer_app()
@@ -116,7 +118,7 @@ def import_(
     )
     jobs, unread = _import_all(sessions, files, collection, batch_size, feed)
     if wait:
-        _wait_for(sessions, jobs)
+        wait_for(sessions, [job.collection_id for job in jobs], QueueWatch(celery, queue()))
     stats = print_summary(sessions, [job.collection_id for job in jobs], time.monotonic() - started)
     raise SystemExit(exit_code(stats, unread))
 
@@ -138,7 +140,7 @@ def _one_collection_per_file(files: tuple[Path, ...], collection: str | None) ->
 
 
 def _no_bar(_path: Path) -> AbstractContextManager[Advance]:
-    return nullcontext(lambda n=1, *, total=None: None)
+    return nullcontext(lambda n=1, *, total=None, note=None: None)
 
 
 @dataclass(frozen=True)
@@ -186,21 +188,3 @@ def _import_all(
             console.print(f"[red]error:[/] {exc}")
             unread += 1
     return jobs, unread
-
-
-def _wait_for(sessions: sessionmaker[Session], jobs: list[Import]) -> None:
-    """A live bar over the database's progress counters until every batch is finished."""
-
-    def measure() -> tuple[int, int]:
-        with sessions() as session:
-            pairs = [progress(session, job.collection_id) for job in jobs]
-        return sum(d for d, _ in pairs), sum(t for _, t in pairs)
-
-    finished, total = measure()
-    with bar(console, "solving", total, "puzzles") as advance:
-        advance(finished)
-        while finished < total:
-            time.sleep(0.5)
-            now, total = measure()
-            advance(now - finished, total=total)
-            finished = now
