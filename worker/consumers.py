@@ -20,8 +20,15 @@ REPLY_TIMEOUT = 1.0  # seconds to wait for the workers' answers (each question w
 
 
 def consumers(celery: Celery, queue: str, timeout: float = REPLY_TIMEOUT) -> list[str]:
-    """The names of the workers consuming `queue` that answer within `timeout` seconds."""
-    replies = celery.control.inspect(timeout=timeout).active_queues() or {}
+    """The names of the workers consuming `queue` that answer within `timeout` seconds.
+
+    The question goes over a connection of its own, closed before this returns: on one
+    left in the app's pool, the reply consumer's pending read would be inherited by a
+    process forked later (the pool of `run`), which then waits on it for ever.
+    """
+    with celery.connection_for_write() as connection:
+        inspect = celery.control.inspect(timeout=timeout, connection=connection)
+        replies = inspect.active_queues() or {}
     return sorted(
         name for name, queues in replies.items() if any(q.get("name") == queue for q in queues)
     )
