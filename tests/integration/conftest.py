@@ -16,20 +16,45 @@ import redis
 
 from tests.conftest import RABBITMQ_URL, REDIS_URL, missing, shared_file
 from tests.integration.services import own_postgres, own_redis
+from worker.recovery import UNACKED_KEY
 
 __all__ = ["own_postgres", "own_redis"]  # fixtures of the fault tests
 
 ROOT = Path(__file__).resolve().parents[2]
 
 
-@pytest.fixture
-def real_redis() -> str:
-    """The local Redis server's URL (skip locally / fail under CI when it is down)."""
+def forget_queue(client: redis.Redis, queue: str) -> None:
+    """Delete what a test's queue left in Redis: the queue, kombu's bindings of it, and its
+    messages still held as unacknowledged. Test queues have unique names, so nothing else
+    matches."""
+    if keys := list(client.scan_iter(match=f"*{queue}*")):
+        client.delete(*keys)
+    for tag, entry in client.hscan_iter(UNACKED_KEY):
+        if queue.encode() in entry:
+            client.hdel(UNACKED_KEY, tag)
+            client.zrem(f"{UNACKED_KEY}_index", tag)
+
+
+@pytest.fixture(scope="session")
+def redis_database() -> Iterator[str]:
+    """The tests' Redis database (skip locally / fail under CI when Redis is down). When the
+    session ends, kombu's binding deadlines that point at no binding any more are dropped."""
+    client = redis.Redis.from_url(REDIS_URL, socket_connect_timeout=2)
     try:
-        redis.Redis.from_url(REDIS_URL, socket_connect_timeout=2).ping()
+        client.ping()
     except redis.exceptions.ConnectionError as exc:
         missing(f"Redis is not reachable at {REDIS_URL}: {exc}")
-    return REDIS_URL
+    yield REDIS_URL
+    deadlines = "_kombu.binding_deadlines"
+    for member in client.zrange(deadlines, 0, -1):
+        if not client.exists(b"_kombu.binding." + member):
+            client.zrem(deadlines, member)
+
+
+@pytest.fixture
+def real_redis(redis_database: str) -> str:
+    """The tests' Redis database's URL."""
+    return redis_database
 
 
 @pytest.fixture
@@ -51,7 +76,7 @@ def service_env(
         monkeypatch.setenv(key, value)
     reset_engine()
     yield values
-    redis.Redis.from_url(real_redis).delete(queue)
+    forget_queue(redis.Redis.from_url(real_redis), queue)
     reset_engine()
 
 
