@@ -30,6 +30,7 @@ COMMANDS = [
     ["report", "few"],
     ["db", "current"],
     ["db", "upgrade"],
+    ["db", "downgrade", "base", "--yes"],
 ]
 COMMAND_IDS = [" ".join(arg for arg in args if arg != "{file}") for args in COMMANDS]
 
@@ -114,7 +115,7 @@ def test_a_postgresql_database_that_does_not_exist_is_named_with_what_to_do(
 
 
 @pytest.mark.parametrize(
-    "args", [args for args in COMMANDS if args[0] != "db"], ids=COMMAND_IDS[:-2]
+    "args", [args for args in COMMANDS if args[0] != "db"], ids=COMMAND_IDS[:-3]
 )
 def test_a_postgresql_database_never_migrated_asks_for_db_upgrade(
     env: dict[str, str], postgres_url: str, file: Path, args: list[str]

@@ -47,6 +47,7 @@ COMMANDS: list[tuple[list[str], set[str]]] = [
     (["report", "nothing"], DATABASE),
     (["db", "current"], DATABASE),
     (["db", "upgrade"], DATABASE),
+    (["db", "downgrade", "base", "--yes"], DATABASE),
 ]
 
 
