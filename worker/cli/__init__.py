@@ -18,7 +18,7 @@ from worker.cli.exits import Commands
 COMMANDS = {
     "run": ("worker.cli.pipeline:run", "Import FILES and solve them here (no servers)."),
     "import": ("worker.cli.pipeline:import_", "Import FILES and queue them for the workers."),
-    "worker": ("worker.cli.pipeline:worker", "Start a Celery worker (celery worker options)."),
+    "worker": ("worker.cli.worker:worker", "Start a Celery worker (celery worker options)."),
     "status": ("worker.cli.results:status", "Progress and difficulties per collection."),
     "query": ("worker.cli.results:query", "Find results by difficulty, status, effort."),
     "export": ("worker.cli.results:export", "Write a collection's results as CSV/JSON/Parquet."),

@@ -1,4 +1,4 @@
-"""`run` (embedded, no servers), `import` (to the Celery queue) and `worker`."""
+"""`run` (embedded, no servers) and `import` (to the Celery queue)."""
 
 from __future__ import annotations
 
@@ -121,17 +121,6 @@ def import_(
         wait_for(sessions, [job.collection_id for job in jobs], QueueWatch(celery, queue()))
     stats = print_summary(sessions, [job.collection_id for job in jobs], time.monotonic() - started)
     raise SystemExit(exit_code(stats, unread))
-
-
-@click.command(
-    "worker", context_settings={"ignore_unknown_options": True, "allow_extra_args": True}
-)
-@click.argument("celery_args", nargs=-1, type=click.UNPROCESSED)
-def worker(celery_args: tuple[str, ...]) -> None:
-    """Start a Celery worker on the app (any `celery worker` option is passed through)."""
-    from worker.app import app
-
-    app.worker_main(["worker", *celery_args])
 
 
 def _one_collection_per_file(files: tuple[Path, ...], collection: str | None) -> None:
