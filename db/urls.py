@@ -30,11 +30,6 @@ def database_url_problem(url: str) -> str | None:
     return None
 
 
-def dialect_of(url: str) -> str:
-    """`sqlite` or `postgresql`, for a URL `database_url_problem` accepts."""
-    return SUPPORTED[url.partition("://")[0].lower()]
-
-
 def normalize_url(url: str) -> str:
     """The URL with `postgresql://` (or `postgres://`) pointed at the psycopg 3 driver."""
     from sqlalchemy.engine import make_url
