@@ -143,5 +143,5 @@ def ensure_schema(engine: Engine) -> None:
         return
     state = f"at revision {found}" if found else "not migrated (no alembic_version)"
     raise SchemaNotReady(
-        f"The database {where} is {state}; this code needs {head}: {UPGRADE_HINT}."
+        f"the database {where} is {state}; this code needs {head}: {UPGRADE_HINT}."
     )

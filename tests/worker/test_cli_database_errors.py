@@ -125,7 +125,7 @@ def test_a_postgresql_database_never_migrated_asks_for_db_upgrade(
     line = error_line(result, took)
     assert result.exit_code == EXIT_FAILED
     shown = postgres_url.replace("postgresql+psycopg://", "postgresql://")
-    assert f"The database {shown} is not migrated" in line
+    assert f"error: the database {shown} is not migrated" in line
     assert "run `sudoku-batch db upgrade`" in line
 
 
