@@ -14,6 +14,7 @@ import kombu.exceptions
 from celery import Celery
 
 from db.urls import mask_url
+from worker.messages import BROKER_TIMEOUT, bounded_connection
 
 ASK_EVERY = 5.0  # seconds between two questions to the workers
 REPLY_TIMEOUT = 1.0  # seconds to wait for the workers' answers (each question waits this long)
@@ -26,7 +27,7 @@ def consumers(celery: Celery, queue: str, timeout: float = REPLY_TIMEOUT) -> lis
     left in the app's pool, the reply consumer's pending read would be inherited by a
     process forked later (the pool of `run`), which then waits on it for ever.
     """
-    with celery.connection_for_write() as connection:
+    with bounded_connection(celery, BROKER_TIMEOUT) as connection:
         inspect = celery.control.inspect(timeout=timeout, connection=connection)
         replies = inspect.active_queues() or {}
     return sorted(

@@ -7,6 +7,7 @@ from typing import Any
 
 import kombu.exceptions
 from celery import Celery
+from kombu.connection import Connection
 
 from db.imports import BatchWork
 from db.urls import mask_url
@@ -14,9 +15,11 @@ from solver.grid import to_text
 from worker.errors import BrokerUnavailable, MessageError
 
 TASK_NAME = "sudoku.solve_batch"
-# Seconds a command waits for the broker when it starts, before it says the broker is away
-# (a refused connection is reported at once; a host that drops packets takes this long).
+# Seconds a command waits for the broker when it starts, before it says the broker is away:
+# two attempts of 2 s, a second apart (a refused connection is reported in about a second;
+# a host that drops packets, or a server that never answers, takes the whole bound).
 BROKER_TIMEOUT = 5
+ATTEMPT_TIMEOUT = 2.0
 GIVENS_CHARS = frozenset(to_text(range(10)))  # what a normalised puzzle is written with
 
 
@@ -54,10 +57,21 @@ def broker_unavailable(celery: Celery, exc: BaseException) -> BrokerUnavailable:
     )
 
 
-def check_broker(celery: Celery, timeout: float = BROKER_TIMEOUT) -> None:
+def bounded_connection(celery: Celery, timeout: float) -> Connection:
+    """A new connection to the broker of `celery` on which no wait (connecting, reading)
+    lasts longer than `timeout` seconds: a server that accepts and never answers is an
+    error, not a hang."""
+    connection: Connection = celery.connection_for_write(
+        connect_timeout=timeout,
+        transport_options={"socket_timeout": timeout, "socket_connect_timeout": timeout},
+    )
+    return connection
+
+
+def check_broker(celery: Celery) -> None:
     """Return once the broker of `celery` answers; `BrokerUnavailable` if it does not within
-    `timeout` seconds (one retry, so a broker just restarting is not reported)."""
-    with celery.connection_for_write() as connection:
+    BROKER_TIMEOUT seconds (one retry, so a broker just restarting is not reported)."""
+    with bounded_connection(celery, ATTEMPT_TIMEOUT) as connection:
         # The transport's own errors too: kombu neither retries nor wraps a refused login.
         errors = (
             kombu.exceptions.OperationalError,
@@ -66,7 +80,7 @@ def check_broker(celery: Celery, timeout: float = BROKER_TIMEOUT) -> None:
             *connection.channel_errors,
         )
         try:
-            connection.ensure_connection(max_retries=1, interval_start=1, timeout=timeout)
+            connection.ensure_connection(max_retries=1, interval_start=1, timeout=BROKER_TIMEOUT)
         except errors as exc:
             raise broker_unavailable(celery, exc) from exc
 

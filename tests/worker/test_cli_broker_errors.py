@@ -3,7 +3,11 @@ within the check's bound, and nothing imported that could not be sent."""
 
 from __future__ import annotations
 
+import contextlib
+import socket
+import threading
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -67,3 +71,39 @@ def test_a_batch_that_cannot_be_sent_names_the_broker_not_a_kombu_traceback() ->
     send = batch_sender(producer_app(url, "sudoku-test-unsent"), patient=False)
     with pytest.raises(BrokerUnavailable, match=r"^cannot reach the broker redis://:\*\*\*@"):
         send(BatchWork(1, 1, [(1, "." * 81)]))
+
+
+@pytest.fixture
+def silent_server() -> Iterator[int]:
+    """A port where connections are accepted and never answered (a hung broker)."""
+    server = socket.create_server(("127.0.0.1", 0))
+    held: list[socket.socket] = []
+    stop = threading.Event()
+
+    def accept() -> None:
+        server.settimeout(0.2)
+        while not stop.is_set():
+            with contextlib.suppress(TimeoutError):
+                held.append(server.accept()[0])
+
+    thread = threading.Thread(target=accept, daemon=True)
+    thread.start()
+    yield server.getsockname()[1]
+    stop.set()
+    thread.join()
+    for connection in held:
+        connection.close()
+    server.close()
+
+
+@pytest.mark.parametrize("broker", list(DOWN))
+def test_import_with_a_broker_that_never_answers_gives_up_within_the_bound(
+    env: dict[str, str], file: Path, silent_server: int, broker: str
+) -> None:
+    """The port accepts but nothing answers: an error within the bound, not a hang."""
+    url = DOWN[broker].format(port=silent_server)
+    result, took = invoke("import", str(file), env={"SUDOKU_BROKER_URL": url})
+    assert result.exit_code == EXIT_FAILED, result.output
+    (line,) = result.stderr.splitlines()
+    assert line.startswith(f"error: cannot reach the broker {url.replace('s3cret', '***')}: ")
+    assert took < BROKER_TIMEOUT + 3
