@@ -103,7 +103,6 @@ def import_(
     from worker.cli.waiting import wait_for
     from worker.consumers import QueueWatch
     from worker.messages import batch_sender, check_broker
-    from worker.settings import queue
 
     _one_collection_per_file(files, collection)
     celery = producer_app()
@@ -118,7 +117,8 @@ def import_(
     )
     jobs, unread = _import_all(sessions, files, collection, batch_size, feed)
     if wait:
-        wait_for(sessions, [job.collection_id for job in jobs], QueueWatch(celery, queue()))
+        watch = QueueWatch(celery, settings.queue())
+        wait_for(sessions, [job.collection_id for job in jobs], watch)
     stats = print_summary(sessions, [job.collection_id for job in jobs], time.monotonic() - started)
     raise SystemExit(exit_code(stats, unread))
 
