@@ -108,8 +108,9 @@ def broker(
     yield url
     from kombu import Connection
 
-    with Connection(url) as connection:
+    with Connection(url) as connection:  # the queue and its exchange (Celery names both)
         connection.default_channel.queue_delete(service_env["SUDOKU_QUEUE"])
+        connection.default_channel.exchange_delete(service_env["SUDOKU_QUEUE"])
 
 
 WorkerFactory = Callable[..., subprocess.Popen[bytes]]
