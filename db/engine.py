@@ -7,12 +7,15 @@ timeout, so two writers wait instead of failing); PostgreSQL goes through psycop
 from __future__ import annotations
 
 import logging
+import os
 from collections.abc import Iterator
 from contextlib import contextmanager
+from pathlib import Path
 from typing import Any
 
 from sqlalchemy import Engine, create_engine, event, inspect
-from sqlalchemy.exc import OperationalError
+from sqlalchemy.engine import make_url
+from sqlalchemy.exc import DatabaseError, OperationalError
 from sqlalchemy.orm import Session, sessionmaker
 
 from db.errors import DatabaseUnavailable, SchemaNotReady
@@ -29,6 +32,9 @@ SQLITE_PRAGMAS = (
     "PRAGMA wal_autocheckpoint=10000",
 )
 UPGRADE_HINT = "run `sudoku-batch db upgrade` (SUDOKU_DATABASE_URL selects the database)"
+# Seconds to wait for a PostgreSQL server to answer, unless the URL sets connect_timeout:
+# a host that drops packets is reported as one, not waited on for minutes.
+CONNECT_TIMEOUT = 5
 
 
 def _set_sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
@@ -40,7 +46,13 @@ def _set_sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
 
 def make_engine(url: str, **kwargs: Any) -> Engine:
     """An engine for `url`; extra keyword arguments go to `create_engine`."""
-    engine = create_engine(normalize_url(url), **kwargs)
+    normalized = normalize_url(url)
+    if make_url(normalized).get_backend_name() == "postgresql":
+        kwargs["connect_args"] = {
+            "connect_timeout": CONNECT_TIMEOUT,
+            **kwargs.get("connect_args", {}),
+        }
+    engine = create_engine(normalized, **kwargs)
     if engine.dialect.name == "sqlite":
         event.listen(engine, "connect", _set_sqlite_pragmas)
     log.info("database: %s", mask_url(url))
@@ -49,11 +61,52 @@ def make_engine(url: str, **kwargs: Any) -> Engine:
 
 @contextmanager
 def reachable(url: str) -> Iterator[None]:
-    """Turn the database at `url` failing to answer into `DatabaseUnavailable` (URL masked)."""
+    """Turn the database at `url` failing to answer (or, for SQLite, to open) into
+    `DatabaseUnavailable`, whose message names the URL (password masked) and why."""
     try:
         yield
     except OperationalError as exc:
-        raise DatabaseUnavailable(f"cannot reach {mask_url(url)}: {exc.orig}") from exc
+        raise unavailable(url, exc) from exc
+    except DatabaseError as exc:  # SQLite: "file is not a database" (other kinds are bugs)
+        if make_url(url).get_backend_name() != "sqlite":
+            raise
+        raise unavailable(url, exc) from exc
+
+
+def unavailable(url: str, exc: DatabaseError) -> DatabaseUnavailable:
+    """Why the database at `url` cannot be used, in words a user can act on."""
+    parsed = make_url(url)
+    reason = " ".join(str(exc.orig).split())  # the driver's words, on one line
+    if parsed.get_backend_name() == "sqlite" and parsed.database:
+        return DatabaseUnavailable(
+            f"cannot open {mask_url(url)}: {_sqlite_problem(Path(parsed.database), reason)}"
+        )
+    if parsed.database and f'database "{parsed.database}" does not exist' in reason:
+        reason += (
+            f'; create it (CREATE DATABASE "{parsed.database}"), then run `sudoku-batch db upgrade`'
+        )
+    return DatabaseUnavailable(f"cannot reach {mask_url(url)}: {reason}")
+
+
+def _sqlite_problem(path: Path, reason: str) -> str:
+    """What is wrong with the SQLite file at `path`, the driver saying `reason`."""
+    folder = path.parent
+    if path.is_dir():
+        return f"{path} is a folder, not a database file"
+    if not folder.is_dir():
+        return f"the folder {folder} does not exist"
+    if "file is not a database" in reason:
+        return f"{path} is not a SQLite database"
+    if not path.exists() and not os.access(folder, os.W_OK):
+        return f"cannot create a file in {folder} (permission denied)"
+    return reason
+
+
+def shown_url(engine: Engine) -> str:
+    """The engine's URL as a user writes it: `postgresql://`, not the driver we chose."""
+    return engine.url.set(drivername=engine.url.get_backend_name()).render_as_string(
+        hide_password=False
+    )
 
 
 def session_factory(engine: Engine) -> sessionmaker[Session]:
@@ -76,7 +129,7 @@ def ensure_schema(engine: Engine) -> None:
     """
     from db import migrate  # migrate imports this module
 
-    url = engine.url.render_as_string(hide_password=False)
+    url = shown_url(engine)
     where = mask_url(url)
     with reachable(url), engine.connect() as connection:
         found = migrate.revision_of(connection)
@@ -90,5 +143,5 @@ def ensure_schema(engine: Engine) -> None:
         return
     state = f"at revision {found}" if found else "not migrated (no alembic_version)"
     raise SchemaNotReady(
-        f"The database {where} is {state}; this code needs {head}: {UPGRADE_HINT}."
+        f"the database {where} is {state}; this code needs {head}: {UPGRADE_HINT}."
     )

@@ -1,17 +1,39 @@
-"""Database URLs: the driver they are opened with, and how they are shown.
+"""Database URLs: which ones the storage layer takes, the driver they are opened with, and
+how they are shown.
 
 Passwords never leave here unmasked: print or log `mask_url(url)`, never the URL itself.
+SQLAlchemy is imported only to open a URL, so checking or showing one stays cheap.
 """
 
 from __future__ import annotations
 
 from urllib.parse import urlsplit, urlunsplit
 
-from sqlalchemy.engine import make_url
+# The dialects (and drivers) the bulk writes are written for: SQLite's and psycopg 3's.
+SUPPORTED = {
+    "sqlite": "sqlite",
+    "sqlite+pysqlite": "sqlite",
+    "postgresql": "postgresql",
+    "postgres": "postgresql",
+    "postgresql+psycopg": "postgresql",
+}
+FORMS = "sqlite:///PATH or postgresql://USER:PASSWORD@HOST:5432/DATABASE"
+
+
+def database_url_problem(url: str) -> str | None:
+    """Why `url` cannot name a sudoku-batch database, None when it can."""
+    scheme, separator, _rest = url.partition("://")
+    if not separator or not scheme:
+        return f"not a database URL: expected {FORMS}"
+    if scheme.lower() not in SUPPORTED:
+        return f"{scheme}:// is not supported: expected {FORMS}"
+    return None
 
 
 def normalize_url(url: str) -> str:
     """The URL with `postgresql://` (or `postgres://`) pointed at the psycopg 3 driver."""
+    from sqlalchemy.engine import make_url
+
     parsed = make_url(url)
     if parsed.drivername in {"postgresql", "postgres"}:
         parsed = parsed.set(drivername="postgresql+psycopg")
@@ -22,12 +44,14 @@ def mask_url(url: str) -> str:
     """The URL with its password replaced by `***`, fit for logs and screens."""
     try:
         parts = urlsplit(url)
+        password = parts.password
+        port = parts.port
     except ValueError:
         return "<unparseable URL>"
-    if parts.password is None:
+    if password is None:
         return url
     user = parts.username or ""
     host = parts.hostname or ""
-    if parts.port is not None:
-        host = f"{host}:{parts.port}"
+    if port is not None:
+        host = f"{host}:{port}"
     return urlunsplit(parts._replace(netloc=f"{user}:***@{host}"))

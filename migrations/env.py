@@ -36,9 +36,9 @@ def include_object(
 def database_url() -> str:
     url = config.attributes.get("url") or config.get_main_option("sqlalchemy.url")
     if not url:  # the `alembic` command, run by hand from the repository root
-        from worker.settings import get_settings
+        from worker.settings import database_url
 
-        url = get_settings().database_url
+        url = database_url()
     return normalize_url(url)
 
 

@@ -19,7 +19,10 @@ UNDER_CI = os.environ.get("CI", "").lower() in {"1", "true", "yes"}
 POSTGRES_ADMIN_URL = os.environ.get(
     "SUDOKU_TEST_POSTGRES_URL", "postgresql+psycopg://postgres@127.0.0.1:5432/postgres"
 )
-REDIS_URL = os.environ.get("SUDOKU_TEST_REDIS_URL", "redis://127.0.0.1:6379/0")
+# A Redis database of the tests' own (not 0, where a developer's broker lives); each test
+# deletes the keys of its queue when it ends (tests/integration/conftest.py).
+REDIS_URL = os.environ.get("SUDOKU_TEST_REDIS_URL", "redis://127.0.0.1:6379/15")
+RABBITMQ_URL = os.environ.get("SUDOKU_TEST_RABBITMQ_URL", "amqp://guest:guest@127.0.0.1:5672//")
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:

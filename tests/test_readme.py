@@ -85,3 +85,12 @@ def test_the_estimate_formula_shows_the_rating_constants(constant: str) -> None:
     formula = re.search(r"score = (.*?)\n", section("Score, EP and ED"))
     assert formula
     assert f"{getattr(rating, constant)}" in formula.group(1)
+
+
+def test_the_settings_table_lists_every_variable_the_settings_module_reads() -> None:
+    """Each SUDOKU_* variable of worker.settings has a row, in the module's order."""
+    from worker.settings import VARIABLES
+
+    rows = table_rows(section("Settings"))
+    listed = [name.strip("` ") for row in rows for name in row[0].split(",")]
+    assert listed == list(VARIABLES)

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import pytest
 
+from db.urls import mask_url
 from worker.errors import SettingsError
-from worker.settings import Settings
+from worker.settings import Settings, batch_size, broker_url, database_url
 
 
 def test_the_solver_backend_defaults_to_auto(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -55,9 +56,73 @@ def test_the_command_line_reports_a_bad_setting_as_a_usage_error() -> None:
     import subprocess
     import sys
 
-    env = {**os.environ, "SUDOKU_BATCH_SIZE": "abc"}
+    env = {**os.environ, "SUDOKU_DATABASE_URL": "notaurl"}
     done = subprocess.run(
         [sys.executable, "-m", "worker", "status"], env=env, capture_output=True, text=True
     )
     assert done.returncode == 2
-    assert done.stderr.splitlines() == ["error: SUDOKU_BATCH_SIZE='abc' is not an integer"]
+    assert done.stderr.splitlines() == [
+        "error: SUDOKU_DATABASE_URL='notaurl': not a database URL: expected sqlite:///PATH or"
+        " postgresql://USER:PASSWORD@HOST:5432/DATABASE"
+    ]
+
+
+@pytest.mark.parametrize(
+    ("url", "problem"),
+    [
+        ("notaurl", "not a database URL"),
+        ("mysql://sudoku:s3cret@127.0.0.1/sudoku", "mysql:// is not supported"),
+        ("postgresql+psycopg2://u@h/d", "postgresql+psycopg2:// is not supported"),
+    ],
+)
+def test_a_database_url_the_storage_cannot_open_is_refused_with_the_forms_it_takes(
+    monkeypatch: pytest.MonkeyPatch, url: str, problem: str
+) -> None:
+    """Not a URL, or another database or driver: named, password masked, both forms shown."""
+    monkeypatch.setenv("SUDOKU_DATABASE_URL", url)
+    with pytest.raises(SettingsError) as raised:
+        database_url()
+    message = str(raised.value)
+    assert message.startswith(f"SUDOKU_DATABASE_URL='{mask_url(url)}': {problem}")
+    assert "sqlite:///PATH or postgresql://USER:PASSWORD@HOST:5432/DATABASE" in message
+    assert "s3cret" not in message
+
+
+@pytest.mark.parametrize(
+    "url", ["sqlite:///sudoku.db", "sqlite:////abs/x.db", "postgres://u@h/d", "postgresql://h/d"]
+)
+def test_sqlite_and_postgresql_urls_are_taken(monkeypatch: pytest.MonkeyPatch, url: str) -> None:
+    """The two databases, in the forms SQLAlchemy and psql users write them."""
+    monkeypatch.setenv("SUDOKU_DATABASE_URL", url)
+    assert database_url() == url
+
+
+@pytest.mark.parametrize(
+    "url", ["redis://127.0.0.1:6379/0", "rediss://h:6380/1", "amqp://guest:guest@h:5672//"]
+)
+def test_redis_and_rabbitmq_broker_urls_are_taken(
+    monkeypatch: pytest.MonkeyPatch, url: str
+) -> None:
+    """Redis and RabbitMQ, the two brokers the workers are tested on."""
+    monkeypatch.setenv("SUDOKU_BROKER_URL", url)
+    assert broker_url() == url
+
+
+@pytest.mark.parametrize("url", ["localhost:6379", "sqs://key:s3cret@"])
+def test_another_broker_url_is_refused_with_the_forms_it_takes(
+    monkeypatch: pytest.MonkeyPatch, url: str
+) -> None:
+    """Not a URL or another transport: refused, the password masked, the two forms shown."""
+    monkeypatch.setenv("SUDOKU_BROKER_URL", url)
+    with pytest.raises(SettingsError, match=r"^SUDOKU_BROKER_URL=.*redis://HOST:6379/DB or amqp"):
+        broker_url()
+
+
+@pytest.mark.parametrize("value", ["0", "10001"])
+def test_a_batch_size_outside_what_the_option_allows_names_the_limits(
+    monkeypatch: pytest.MonkeyPatch, value: str
+) -> None:
+    """SUDOKU_BATCH_SIZE is held to the same 1 to 10,000 as --batch-size."""
+    monkeypatch.setenv("SUDOKU_BATCH_SIZE", value)
+    with pytest.raises(SettingsError, match=rf"^SUDOKU_BATCH_SIZE='{value}' is out of range"):
+        batch_size()

@@ -1,17 +1,22 @@
-"""The one Celery app. Every setting comes from `worker.settings`; each has its reason beside it."""
+"""The Celery apps: the worker's (`app`, built on first use from every setting) and the
+producer's (`producer_app`, which reads only the broker and the queue). Every setting comes
+from `worker.settings`; each has its reason beside it."""
 
 from __future__ import annotations
 
+from functools import cache
+
 from celery import Celery
 
+from worker import settings
 from worker.recovery import LostBatchStep
 from worker.settings import Settings, get_settings
 
 
-def make_app(config: Settings | None = None) -> Celery:
-    """A Celery app configured for reliable batch solving with the given settings."""
-    s = config or get_settings()
-    app = Celery("sudoku_batch", broker=s.broker_url, include=["worker.tasks.solve"])
+def producer_app(broker_url: str | None = None, queue: str | None = None) -> Celery:
+    """A Celery app that sends batches (`import`); by default on SUDOKU_BROKER_URL and
+    SUDOKU_QUEUE, the only settings it reads."""
+    app = Celery("sudoku_batch", broker=broker_url or settings.broker_url())
     app.conf.update(
         # JSON only: any other serializer from the broker could run arbitrary code.
         task_serializer="json",
@@ -19,7 +24,18 @@ def make_app(config: Settings | None = None) -> Celery:
         # Results go to SQL, so no result backend (and no result keys piling up in Redis).
         task_ignore_result=True,
         result_backend=None,
-        task_default_queue=s.queue,  # queue depth: LLEN <queue> on the broker
+        task_default_queue=queue or settings.queue(),  # queue depth: LLEN <queue> on Redis
+        task_send_sent_event=True,  # Flower sees batches as they are sent
+    )
+    return app
+
+
+def make_app(config: Settings | None = None) -> Celery:
+    """The worker's Celery app, configured for reliable batch solving with the given settings."""
+    s = config or get_settings()
+    app = producer_app(s.broker_url, s.queue)
+    app.conf.update(
+        include=["worker.tasks.solve"],
         # Ack only after the batch is stored: a crash mid-batch leaves the message to redeliver.
         task_acks_late=True,
         # A killed pool process requeues its batch instead of acking it (lost otherwise) ...
@@ -49,7 +65,6 @@ def make_app(config: Settings | None = None) -> Celery:
         broker_connection_max_retries=None,
         # Workers emit events so Flower can show them (and serve Prometheus metrics).
         worker_send_task_events=True,
-        task_send_sent_event=True,
         # A restarted worker must not lose its in-flight batch to a warm shutdown's ack.
         worker_cancel_long_running_tasks_on_connection_loss=True,
         worker_hijack_root_logger=False,
@@ -62,4 +77,13 @@ def make_app(config: Settings | None = None) -> Celery:
     return app
 
 
-app = make_app()
+@cache
+def _worker_app() -> Celery:
+    return make_app()
+
+
+def __getattr__(name: str) -> Celery:
+    """`app`, the worker's app, is built on first use: importing this module reads no setting."""
+    if name == "app":
+        return _worker_app()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -6,7 +6,7 @@ from sqlalchemy import Engine
 from sqlalchemy.orm import Session
 
 from db.engine import make_engine, session_factory
-from worker.settings import get_settings
+from worker.settings import database_url
 
 _engine: Engine | None = None
 
@@ -15,7 +15,7 @@ def engine() -> Engine:
     """This process's engine (created on first use, after any fork)."""
     global _engine
     if _engine is None:
-        _engine = make_engine(get_settings().database_url)
+        _engine = make_engine(database_url())
     return _engine
 
 

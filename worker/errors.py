@@ -24,8 +24,20 @@ class SourceError(SudokuBatchError, ValueError):
         self.line = line
 
 
+class BrokerUnavailable(SudokuBatchError):
+    """The broker does not answer (the message shows its URL with the password masked)."""
+
+
 class MessageError(SudokuBatchError, ValueError):
     """A message that does not carry a well-formed batch (never retried)."""
+
+
+class OutputError(SudokuBatchError):
+    """A file cannot be written where the user asked (a missing folder, no permission)."""
+
+    def __init__(self, path: Path, reason: str) -> None:
+        super().__init__(f"cannot write {path}: {reason}")
+        self.path = path
 
 
 class MissingExtra(SudokuBatchError, ImportError):

@@ -5,13 +5,21 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
+import kombu.exceptions
 from celery import Celery
+from kombu.connection import Connection
 
 from db.imports import BatchWork
+from db.urls import mask_url
 from solver.grid import to_text
-from worker.errors import MessageError
+from worker.errors import BrokerUnavailable, MessageError
 
 TASK_NAME = "sudoku.solve_batch"
+# Seconds a command waits for the broker when it starts, before it says the broker is away:
+# two attempts of 2 s, a second apart (a refused connection is reported in about a second;
+# a host that drops packets, or a server that never answers, takes the whole bound).
+BROKER_TIMEOUT = 5
+ATTEMPT_TIMEOUT = 2.0
 GIVENS_CHARS = frozenset(to_text(range(10)))  # what a normalised puzzle is written with
 
 
@@ -41,24 +49,64 @@ def _puzzle(index: int, item: Any) -> tuple[int, str]:
     return pid, givens
 
 
+def broker_unavailable(celery: Celery, exc: BaseException) -> BrokerUnavailable:
+    """The error saying the broker of `celery` did not answer, and why (URL masked)."""
+    reason = " ".join(str(exc).split()) or type(exc).__name__
+    return BrokerUnavailable(
+        f"cannot reach the broker {mask_url(celery.conf.broker_url)}: {reason}"
+    )
+
+
+def bounded_connection(celery: Celery, timeout: float) -> Connection:
+    """A new connection to the broker of `celery` on which no wait (connecting, reading)
+    lasts longer than `timeout` seconds: a server that accepts and never answers is an
+    error, not a hang."""
+    connection: Connection = celery.connection_for_write(
+        connect_timeout=timeout,
+        transport_options={"socket_timeout": timeout, "socket_connect_timeout": timeout},
+    )
+    return connection
+
+
+def check_broker(celery: Celery) -> None:
+    """Return once the broker of `celery` answers; `BrokerUnavailable` if it does not within
+    BROKER_TIMEOUT seconds (one retry, so a broker just restarting is not reported)."""
+    with bounded_connection(celery, ATTEMPT_TIMEOUT) as connection:
+        # The transport's own errors too: kombu neither retries nor wraps a refused login.
+        errors = (
+            kombu.exceptions.OperationalError,
+            OSError,
+            *connection.connection_errors,
+            *connection.channel_errors,
+        )
+        try:
+            connection.ensure_connection(max_retries=1, interval_start=1, timeout=BROKER_TIMEOUT)
+        except errors as exc:
+            raise broker_unavailable(celery, exc) from exc
+
+
 def batch_sender(celery: Celery, *, patient: bool = True) -> Callable[[BatchWork], None]:
     """A function that queues one committed batch through `celery` (by task name).
 
     A `patient` sender waits out a broker restart (retrying the publish for about four
-    minutes) instead of losing the batch; an impatient one raises at once.
+    minutes) instead of losing the batch, then raises `BrokerUnavailable`; an impatient one
+    raises at once.
     """
 
     def send(work: BatchWork) -> None:
-        celery.send_task(
-            TASK_NAME,
-            kwargs=work.to_message(),
-            retry=patient,
-            retry_policy={
-                "max_retries": 120,
-                "interval_start": 0.5,
-                "interval_step": 0.5,
-                "interval_max": 2,
-            },
-        )
+        try:
+            celery.send_task(
+                TASK_NAME,
+                kwargs=work.to_message(),
+                retry=patient,
+                retry_policy={
+                    "max_retries": 120,
+                    "interval_start": 0.5,
+                    "interval_step": 0.5,
+                    "interval_max": 2,
+                },
+            )
+        except kombu.exceptions.OperationalError as exc:
+            raise broker_unavailable(celery, exc) from exc
 
     return send

@@ -27,7 +27,9 @@ from rich.text import Text
 
 
 class Advance(Protocol):
-    def __call__(self, n: int = 1, *, total: int | None = None) -> None: ...
+    def __call__(
+        self, n: int = 1, *, total: int | None = None, note: str | None = None
+    ) -> None: ...
 
 
 class Meter:
@@ -66,14 +68,18 @@ class Meter:
 
 
 class Bar:
-    """`bar(n, total=...)` advances a live bar by n (and sets its total); `meter` measures."""
+    """`bar(n, total=..., note=...)` advances a live bar by n (and sets its total, and a note
+    shown at the end of the line, such as a warning, until replaced; "" clears it); `meter`
+    measures."""
 
     def __init__(self, progress: Progress, task: Any, meter: Meter) -> None:
         self._progress, self._task, self.meter = progress, task, meter
 
-    def __call__(self, n: int = 1, *, total: int | None = None) -> None:
+    def __call__(self, n: int = 1, *, total: int | None = None, note: str | None = None) -> None:
         self.meter.count += n
         self._progress.update(self._task, advance=n, total=total)
+        if note is not None:
+            self._progress.update(self._task, note=note)
 
 
 @contextmanager
@@ -89,9 +95,10 @@ def bar(
         MofNCompleteColumn(),
         TaskProgressColumn(),
         _MeterColumn(meter),
+        TextColumn("{task.fields[note]}", style="yellow", markup=False),
     )
     with Progress(*columns, console=console, transient=False) as progress:
-        task = progress.add_task(description, total=total, completed=done)
+        task = progress.add_task(description, total=total, completed=done, note="")
         try:
             yield Bar(progress, task, meter)
         finally:

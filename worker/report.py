@@ -16,7 +16,7 @@ from typing import Any
 
 from solver import LABELS, STATUSES
 from solver.rating import BUCKETS, SCALE_BOTTOM, SCALE_TOP, SEARCH_FLOOR, TOP_BUCKET
-from worker.errors import MissingExtra
+from worker.errors import MissingExtra, OutputError
 from worker.progress import counted
 
 COLOURS = dict(zip(LABELS, ("#fdd049", "#f9a03f", "#f0643c", "#c0223b", "#5c0e3d"), strict=True))
@@ -27,8 +27,12 @@ Distribution = Mapping[Any, int]
 def draw_report(collection: str, figures: Mapping[str, Distribution], out: Path) -> None:
     """The figure of one collection (see `figure`), saved as a PNG."""
     fig = figure(collection, figures)
-    fig.savefig(out, dpi=120, facecolor="white")
-    _pyplot().close(fig)
+    try:
+        fig.savefig(out, dpi=120, facecolor="white")
+    except OSError as exc:  # the folder went away, the disk is full
+        raise OutputError(out, exc.strerror or str(exc)) from exc
+    finally:
+        _pyplot().close(fig)
 
 
 def figure(collection: str, figures: Mapping[str, Distribution]) -> Any:

@@ -1,42 +1,145 @@
-"""Every setting of sudoku-batch, read once from the environment.
+"""Every setting of sudoku-batch, read from the environment when it is used.
 
 The Celery app, the CLI and Alembic's environment read this module; the database layer is
-handed the URL. No URL or tunable is hard-coded anywhere else. A value that cannot be used
-raises `SettingsError` naming the variable. URLs are shown only through `db.urls.mask_url`.
+handed the URL. No URL or tunable is hard-coded anywhere else. Each setting is read, and
+checked, by its own function, so a command reads only the settings it uses: `solve` never
+fails on a bad SUDOKU_BATCH_SIZE. A worker uses them all (`Settings.from_env`). A value
+that cannot be used raises `SettingsError` naming the variable. URLs are shown only
+through `db.urls.mask_url`.
 """
 
 from __future__ import annotations
 
+import logging
 import os
 from dataclasses import dataclass
 
+from db.urls import database_url_problem, mask_url
 from solver import DEFAULT_NODE_BUDGET
 from worker.errors import SettingsError
 
 DEFAULT_DATABASE_URL = "sqlite:///sudoku.db"
 DEFAULT_BROKER_URL = "redis://127.0.0.1:6379/0"
 DEFAULT_QUEUE = "sudoku"
+DEFAULT_BATCH_SIZE = 1_000  # ~50 ms of compiled solving: a message or a commit is small beside it
+MAX_BATCH_SIZE = 10_000  # a message of 10,000 puzzles is about 1 MB
 SOLVER_BACKENDS = ("auto", "native", "python")
+# The brokers the workers are tested on (kombu's names for them) and the URL form of each.
+BROKER_SCHEMES = ("redis", "rediss", "amqp", "amqps", "pyamqp")
+BROKER_FORMS = "redis://HOST:6379/DB or amqp://USER:PASSWORD@HOST:5672/VHOST"
+
+# Every variable read here, in the README's order.
+VARIABLES = (
+    "SUDOKU_DATABASE_URL",
+    "SUDOKU_BROKER_URL",
+    "SUDOKU_QUEUE",
+    "SUDOKU_BATCH_SIZE",
+    "SUDOKU_NODE_BUDGET",
+    "SUDOKU_SOLVER_BACKEND",
+    "SUDOKU_WORKER_CONCURRENCY",
+    "SUDOKU_TASK_SOFT_TIME_LIMIT",
+    "SUDOKU_TASK_TIME_LIMIT",
+    "SUDOKU_TASK_MAX_RETRIES",
+    "SUDOKU_RETRY_BACKOFF_MAX",
+    "SUDOKU_VISIBILITY_TIMEOUT",
+    "SUDOKU_UNACKED_RESTORE_INTERVAL",
+    "SUDOKU_LOST_BATCH_CHECK_INTERVAL",
+)
 
 
-def _int(name: str, default: int) -> int:
-    raw = os.environ.get(name)
-    if raw is None or raw.strip() == "":
+def _raw(name: str) -> str | None:
+    """The variable's value, None when it is unset or blank (then the default applies)."""
+    value = os.environ.get(name, "").strip()
+    return value or None
+
+
+def _integer(name: str, default: int, minimum: int, maximum: int | None = None) -> int:
+    raw = _raw(name)
+    if raw is None:
         return default
     try:
-        return int(raw)
+        value = int(raw)
     except ValueError:
         raise SettingsError(f"{name}={raw!r} is not an integer") from None
+    if value < minimum or (maximum is not None and value > maximum):
+        bounds = f"at least {minimum}" if maximum is None else f"{minimum} to {maximum}"
+        raise SettingsError(f"{name}={raw!r} is out of range: expected {bounds}")
+    return value
+
+
+def database_url() -> str:
+    """SUDOKU_DATABASE_URL: a SQLite file or a PostgreSQL database."""
+    url = _raw("SUDOKU_DATABASE_URL") or DEFAULT_DATABASE_URL
+    if problem := database_url_problem(url):
+        raise SettingsError(f"SUDOKU_DATABASE_URL={mask_url(url)!r}: {problem}")
+    return url
+
+
+def broker_url() -> str:
+    """SUDOKU_BROKER_URL: Redis or RabbitMQ."""
+    url = _raw("SUDOKU_BROKER_URL") or DEFAULT_BROKER_URL
+    if problem := broker_url_problem(url):
+        raise SettingsError(f"SUDOKU_BROKER_URL={mask_url(url)!r}: {problem}")
+    return url
+
+
+def broker_url_problem(url: str) -> str | None:
+    """Why `url` cannot name the broker (Redis or RabbitMQ), None when it can."""
+    scheme, separator, _rest = url.partition("://")
+    if not separator:
+        return f"not a broker URL: expected {BROKER_FORMS}"
+    if scheme.lower() not in BROKER_SCHEMES:
+        return f"{scheme}:// is not a supported broker: expected {BROKER_FORMS}"
+    return None
+
+
+def queue() -> str:
+    """SUDOKU_QUEUE: the name of the queue batches are sent to."""
+    return _raw("SUDOKU_QUEUE") or DEFAULT_QUEUE
+
+
+def batch_size() -> int:
+    """SUDOKU_BATCH_SIZE: puzzles per batch (one task each)."""
+    return _integer("SUDOKU_BATCH_SIZE", DEFAULT_BATCH_SIZE, 1, MAX_BATCH_SIZE)
+
+
+def node_budget() -> int:
+    """SUDOKU_NODE_BUDGET: search nodes per puzzle before it is `gave_up`."""
+    return _integer("SUDOKU_NODE_BUDGET", DEFAULT_NODE_BUDGET, 1)
+
+
+def solver_backend() -> str:
+    """SUDOKU_SOLVER_BACKEND: auto (the compiled core when it was built), native or python."""
+    raw = _raw("SUDOKU_SOLVER_BACKEND")
+    name = (raw or "auto").lower()
+    if name not in SOLVER_BACKENDS:
+        raise SettingsError(
+            f"SUDOKU_SOLVER_BACKEND={raw!r}: expected one of " + ", ".join(SOLVER_BACKENDS)
+        )
+    return name
+
+
+def use_solver_backend() -> str:
+    """Put the configured solver backend in use in this process; returns its name."""
+    import solver
+
+    name = solver_backend()
+    try:  # SUDOKU_SOLVER_BACKEND=native without a built core
+        solver.use_backend(name)
+    except ValueError as exc:
+        raise SettingsError(f"SUDOKU_SOLVER_BACKEND={name!r}: {exc}") from exc
+    logging.getLogger("solver").info("solver backend: %s", solver.backend())
+    return solver.backend()
 
 
 @dataclass(frozen=True)
 class Settings:
-    """The environment, typed. Build one with `Settings.from_env()`."""
+    """Everything a worker uses, typed and checked together. Build one with `from_env()`."""
 
     database_url: str = DEFAULT_DATABASE_URL
     broker_url: str = DEFAULT_BROKER_URL
     queue: str = DEFAULT_QUEUE
-    batch_size: int = 1_000  # ~50 ms of compiled solving: a message or a commit is small beside it
+    batch_size: int = DEFAULT_BATCH_SIZE
     node_budget: int = DEFAULT_NODE_BUDGET
     worker_concurrency: int = 0  # 0: one process per core
     task_soft_time_limit: int = 240
@@ -58,41 +161,34 @@ class Settings:
                 "SUDOKU_VISIBILITY_TIMEOUT must exceed the hard time limit plus the longest retry "
                 "countdown, or a slow batch is delivered twice"
             )
-        if self.lost_batch_check_interval < 0:
-            raise SettingsError("SUDOKU_LOST_BATCH_CHECK_INTERVAL must be 0 (off) or more seconds")
-        if self.batch_size < 1:
-            raise SettingsError("SUDOKU_BATCH_SIZE must be at least 1")
-        if self.solver_backend not in SOLVER_BACKENDS:
-            raise SettingsError(
-                f"SUDOKU_SOLVER_BACKEND={self.solver_backend!r}: expected one of "
-                + ", ".join(SOLVER_BACKENDS)
-            )
 
     @classmethod
     def from_env(cls) -> Settings:
-        env = os.environ
+        """Every setting, each checked alone, then together."""
         return cls(
-            database_url=env.get("SUDOKU_DATABASE_URL") or DEFAULT_DATABASE_URL,
-            broker_url=env.get("SUDOKU_BROKER_URL") or DEFAULT_BROKER_URL,
-            queue=env.get("SUDOKU_QUEUE") or DEFAULT_QUEUE,
-            batch_size=_int("SUDOKU_BATCH_SIZE", cls.batch_size),
-            node_budget=_int("SUDOKU_NODE_BUDGET", cls.node_budget),
-            worker_concurrency=_int("SUDOKU_WORKER_CONCURRENCY", cls.worker_concurrency),
-            task_soft_time_limit=_int("SUDOKU_TASK_SOFT_TIME_LIMIT", cls.task_soft_time_limit),
-            task_time_limit=_int("SUDOKU_TASK_TIME_LIMIT", cls.task_time_limit),
-            task_max_retries=_int("SUDOKU_TASK_MAX_RETRIES", cls.task_max_retries),
-            retry_backoff_max=_int("SUDOKU_RETRY_BACKOFF_MAX", cls.retry_backoff_max),
-            visibility_timeout=_int("SUDOKU_VISIBILITY_TIMEOUT", cls.visibility_timeout),
-            unacked_restore_interval=_int(
-                "SUDOKU_UNACKED_RESTORE_INTERVAL", cls.unacked_restore_interval
+            database_url=database_url(),
+            broker_url=broker_url(),
+            queue=queue(),
+            batch_size=batch_size(),
+            node_budget=node_budget(),
+            worker_concurrency=_integer("SUDOKU_WORKER_CONCURRENCY", cls.worker_concurrency, 0),
+            task_soft_time_limit=_integer(
+                "SUDOKU_TASK_SOFT_TIME_LIMIT", cls.task_soft_time_limit, 1
             ),
-            lost_batch_check_interval=_int(
-                "SUDOKU_LOST_BATCH_CHECK_INTERVAL", cls.lost_batch_check_interval
+            task_time_limit=_integer("SUDOKU_TASK_TIME_LIMIT", cls.task_time_limit, 1),
+            task_max_retries=_integer("SUDOKU_TASK_MAX_RETRIES", cls.task_max_retries, 0),
+            retry_backoff_max=_integer("SUDOKU_RETRY_BACKOFF_MAX", cls.retry_backoff_max, 0),
+            visibility_timeout=_integer("SUDOKU_VISIBILITY_TIMEOUT", cls.visibility_timeout, 1),
+            unacked_restore_interval=_integer(
+                "SUDOKU_UNACKED_RESTORE_INTERVAL", cls.unacked_restore_interval, 1
             ),
-            solver_backend=(env.get("SUDOKU_SOLVER_BACKEND") or cls.solver_backend).strip().lower(),
+            lost_batch_check_interval=_integer(
+                "SUDOKU_LOST_BATCH_CHECK_INTERVAL", cls.lost_batch_check_interval, 0
+            ),
+            solver_backend=solver_backend(),
         )
 
 
 def get_settings() -> Settings:
-    """The current settings (read afresh, so tests can change the environment)."""
+    """Every setting, for a worker (read afresh, so tests can change the environment)."""
     return Settings.from_env()

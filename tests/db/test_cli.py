@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from click.testing import CliRunner
+import pytest
+from click.testing import CliRunner, Result
 
 from db import migrate
 from worker.cli import main
@@ -25,7 +26,7 @@ def test_db_downgrade_to_base_empties_the_schema(sqlite_url: str) -> None:
     runner = CliRunner()
     env = {"SUDOKU_DATABASE_URL": sqlite_url}
     assert runner.invoke(db, ["upgrade"], env=env).exit_code == 0
-    result = runner.invoke(db, ["downgrade", "base"], env=env)
+    result = runner.invoke(db, ["downgrade", "base", "--yes"], env=env)
     assert result.exit_code == 0, result.output
     assert migrate.current(sqlite_url) is None
 
@@ -43,6 +44,52 @@ def test_db_upgrade_reports_an_unreachable_database_without_its_password() -> No
 def test_db_downgrade_to_an_unknown_revision_is_one_line(sqlite_url: str) -> None:
     """A revision Alembic does not know is named in one error line, exit 1, no traceback."""
     env = {"SUDOKU_DATABASE_URL": sqlite_url}
-    result = CliRunner().invoke(main, ["db", "downgrade", "nonsense"], env=env)
+    result = CliRunner().invoke(main, ["db", "downgrade", "nonsense", "--yes"], env=env)
     assert result.exit_code == 1
     assert result.stderr.splitlines() == ["error: Can't locate revision identified by 'nonsense'"]
+
+
+def downgrade_to_base(url: str, *args: str, answer: str | None = None) -> Result:
+    """`db downgrade base ARGS` on a database at head; `answer`: typed at a terminal."""
+    migrate.upgrade(url)
+    return CliRunner().invoke(
+        main, ["db", "downgrade", "base", *args], env={"SUDOKU_DATABASE_URL": url}, input=answer
+    )
+
+
+@pytest.fixture
+def at_a_terminal(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The command believes a person types its input."""
+    monkeypatch.setattr("worker.cli.db.at_a_terminal", lambda: True)
+
+
+def test_db_downgrade_without_yes_off_a_terminal_refuses_and_changes_nothing(
+    sqlite_url: str,
+) -> None:
+    """A script or pipe cannot confirm: exit 2, one line asking for --yes, the schema kept."""
+    result = downgrade_to_base(sqlite_url)
+    assert result.exit_code == 2
+    assert result.stderr.splitlines() == [
+        "error: db downgrade drops tables and the data in them: confirm at a terminal,"
+        " or pass --yes"
+    ]
+    assert migrate.current(sqlite_url) == migrate.head()
+
+
+@pytest.mark.usefixtures("at_a_terminal")
+def test_db_downgrade_asks_first_and_a_no_changes_nothing(sqlite_url: str) -> None:
+    """At a terminal the user is asked, the database and the revisions named; 'n' keeps all."""
+    result = downgrade_to_base(sqlite_url, answer="n\n")
+    assert f"Downgrade {sqlite_url} from {migrate.head()} to base" in result.output
+    assert "drops" in result.output
+    assert result.exit_code == 1
+    assert result.stderr.splitlines()[-1] == "error: not confirmed: nothing was changed"
+    assert migrate.current(sqlite_url) == migrate.head()
+
+
+@pytest.mark.usefixtures("at_a_terminal")
+def test_db_downgrade_goes_ahead_when_the_user_says_yes(sqlite_url: str) -> None:
+    """'y' at the prompt: the downgrade runs."""
+    result = downgrade_to_base(sqlite_url, answer="y\n")
+    assert result.exit_code == 0, result.output
+    assert migrate.current(sqlite_url) is None

@@ -14,22 +14,47 @@ from pathlib import Path
 import pytest
 import redis
 
-from tests.conftest import REDIS_URL, missing, shared_file
+from tests.conftest import RABBITMQ_URL, REDIS_URL, missing, shared_file
 from tests.integration.services import own_postgres, own_redis
+from worker.recovery import UNACKED_KEY
 
 __all__ = ["own_postgres", "own_redis"]  # fixtures of the fault tests
 
 ROOT = Path(__file__).resolve().parents[2]
 
 
-@pytest.fixture
-def real_redis() -> str:
-    """The local Redis server's URL (skip locally / fail under CI when it is down)."""
+def forget_queue(client: redis.Redis, queue: str) -> None:
+    """Delete what a test's queue left in Redis: the queue, kombu's bindings of it, and its
+    messages still held as unacknowledged. Test queues have unique names, so nothing else
+    matches."""
+    if keys := list(client.scan_iter(match=f"*{queue}*")):
+        client.delete(*keys)
+    for tag, entry in client.hscan_iter(UNACKED_KEY):
+        if queue.encode() in entry:
+            client.hdel(UNACKED_KEY, tag)
+            client.zrem(f"{UNACKED_KEY}_index", tag)
+
+
+@pytest.fixture(scope="session")
+def redis_database() -> Iterator[str]:
+    """The tests' Redis database (skip locally / fail under CI when Redis is down). When the
+    session ends, kombu's binding deadlines that point at no binding any more are dropped."""
+    client = redis.Redis.from_url(REDIS_URL, socket_connect_timeout=2)
     try:
-        redis.Redis.from_url(REDIS_URL, socket_connect_timeout=2).ping()
+        client.ping()
     except redis.exceptions.ConnectionError as exc:
         missing(f"Redis is not reachable at {REDIS_URL}: {exc}")
-    return REDIS_URL
+    yield REDIS_URL
+    deadlines = "_kombu.binding_deadlines"
+    for member in client.zrange(deadlines, 0, -1):
+        if not client.exists(b"_kombu.binding." + member):
+            client.zrem(deadlines, member)
+
+
+@pytest.fixture
+def real_redis(redis_database: str) -> str:
+    """The tests' Redis database's URL."""
+    return redis_database
 
 
 @pytest.fixture
@@ -51,8 +76,41 @@ def service_env(
         monkeypatch.setenv(key, value)
     reset_engine()
     yield values
-    redis.Redis.from_url(real_redis).delete(queue)
+    forget_queue(redis.Redis.from_url(real_redis), queue)
     reset_engine()
+
+
+@pytest.fixture
+def real_rabbitmq() -> str:
+    """The local RabbitMQ server's URL (skip locally / fail under CI when it is down)."""
+    from kombu import Connection
+
+    try:
+        with Connection(RABBITMQ_URL, connect_timeout=2) as connection:
+            connection.ensure_connection(max_retries=1)
+    except Exception as exc:  # kombu wraps each transport's errors differently
+        missing(f"RabbitMQ is not reachable at {RABBITMQ_URL}: {exc}")
+    return RABBITMQ_URL
+
+
+@pytest.fixture(params=["redis", "rabbitmq"])
+def broker(
+    request: pytest.FixtureRequest, service_env: dict[str, str], monkeypatch: pytest.MonkeyPatch
+) -> Iterator[str]:
+    """Each test using it runs on Redis and on RabbitMQ: the broker's URL, set for the
+    producer (this process) and for the workers `start_worker` starts afterwards."""
+    if request.param == "redis":
+        yield service_env["SUDOKU_BROKER_URL"]
+        return
+    url = str(request.getfixturevalue("real_rabbitmq"))
+    service_env["SUDOKU_BROKER_URL"] = url
+    monkeypatch.setenv("SUDOKU_BROKER_URL", url)
+    yield url
+    from kombu import Connection
+
+    with Connection(url) as connection:  # the queue and its exchange (Celery names both)
+        connection.default_channel.queue_delete(service_env["SUDOKU_QUEUE"])
+        connection.default_channel.exchange_delete(service_env["SUDOKU_QUEUE"])
 
 
 WorkerFactory = Callable[..., subprocess.Popen[bytes]]

@@ -52,7 +52,7 @@ def test_a_file_that_cannot_be_read_exits_1(env: dict[str, str], tmp_path: Path)
 
 def test_a_bad_setting_exits_2_with_one_line(env: dict[str, str]) -> None:
     """2: a SUDOKU_* value that cannot be used is a usage error, named in one line."""
-    result = invoke("status", env={"SUDOKU_NODE_BUDGET": "lots"})
+    result = invoke("solve", "." * 81, env={"SUDOKU_NODE_BUDGET": "lots"})
     assert result.exit_code == EXIT_USAGE == 2
     assert one_error_line(result) == "error: SUDOKU_NODE_BUDGET='lots' is not an integer"
 
@@ -126,3 +126,26 @@ def test_an_unknown_collection_is_one_line_and_exit_1(env: dict[str, str]) -> No
     result = invoke("export", "nope")
     assert result.exit_code == EXIT_FAILED
     assert one_error_line(result) == "error: no collection named 'nope'"
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["report", "few", "--out"],
+        ["export", "few", "--out"],
+        ["export", "few", "--format", "json", "--out"],
+        ["export", "few", "--format", "parquet", "--out"],
+    ],
+    ids=["report", "export csv", "export json", "export parquet"],
+)
+def test_an_output_file_in_a_missing_folder_is_one_line_and_exit_1(
+    env: dict[str, str], tmp_path: Path, args: list[str]
+) -> None:
+    """--out /missing/dir/x: the folder is named in one line, exit 1, nothing half-done."""
+    assert invoke("run", write(tmp_path / "few.txt", puzzle_lines(5))).exit_code == EXIT_OK
+    target = tmp_path / "missing" / "dir" / "x.out"
+    result = invoke(*args, str(target))
+    assert result.exit_code == EXIT_FAILED
+    assert one_error_line(result) == (
+        f"error: cannot write {target}: the folder {target.parent} does not exist"
+    )

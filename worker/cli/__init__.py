@@ -1,26 +1,53 @@
 """The `sudoku-batch` command line: one click group, one module per group of commands.
 
-Errors end a command in one place (`worker.cli.exits`): one line, the documented exit code.
+A command's module is imported only when that command runs or shows its own help, so
+`sudoku-batch --help` loads neither SQLAlchemy, Alembic nor Celery. Errors end a command in
+one place (`worker.cli.exits`): one line, the documented exit code.
 """
 
 from __future__ import annotations
 
 import logging
+from importlib import import_module
 
 import click
 
-import solver
-from worker.cli.db import db
-from worker.cli.delete import delete
 from worker.cli.exits import Commands
-from worker.cli.pipeline import import_, run, worker
-from worker.cli.results import export, query, report, status
-from worker.cli.solve import solve
-from worker.errors import SettingsError
-from worker.settings import get_settings
+
+# Each command: where it is defined, and its line in `sudoku-batch --help`.
+COMMANDS = {
+    "run": ("worker.cli.pipeline:run", "Import FILES and solve them here (no servers)."),
+    "import": ("worker.cli.pipeline:import_", "Import FILES and queue them for the workers."),
+    "worker": ("worker.cli.worker:worker", "Start a Celery worker (celery worker options)."),
+    "status": ("worker.cli.results:status", "Progress and difficulties per collection."),
+    "query": ("worker.cli.results:query", "Find results by difficulty, status, effort."),
+    "export": ("worker.cli.results:export", "Write a collection's results as CSV/JSON/Parquet."),
+    "report": ("worker.cli.results:report", "Draw a collection's difficulty figure (PNG)."),
+    "solve": ("worker.cli.solve:solve", "Solve and rate one puzzle."),
+    "delete": ("worker.cli.delete:delete", "Delete a collection (asks first)."),
+    "db": ("worker.cli.db:db", "Create and migrate the database schema."),
+}
 
 
-@click.group(cls=Commands, context_settings={"help_option_names": ["-h", "--help"]})
+class Main(Commands):
+    """The group: lists the commands from `COMMANDS`, imports one when it is invoked."""
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return list(COMMANDS)
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        if cmd_name not in COMMANDS:
+            return None
+        module, _, name = COMMANDS[cmd_name][0].partition(":")
+        command: click.Command = getattr(import_module(module), name)
+        return command
+
+    def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        with formatter.section("Commands"):
+            formatter.write_dl([(name, summary) for name, (_, summary) in COMMANDS.items()])
+
+
+@click.group(cls=Main, context_settings={"help_option_names": ["-h", "--help"]})
 @click.option("-v", "--verbose", is_flag=True, help="Log at INFO level (URLs are masked).")
 @click.version_option(package_name="sudoku-batch")
 def main(verbose: bool) -> None:
@@ -29,13 +56,3 @@ def main(verbose: bool) -> None:
         level=logging.INFO if verbose else logging.WARNING,
         format="%(asctime)s %(levelname)s %(name)s: %(message)s",
     )
-    backend = get_settings().solver_backend  # a bad SUDOKU_* value raises SettingsError
-    try:  # SUDOKU_SOLVER_BACKEND=native without a built core
-        solver.use_backend(backend)
-    except ValueError as exc:
-        raise SettingsError(f"SUDOKU_SOLVER_BACKEND={backend!r}: {exc}") from exc
-    logging.getLogger("solver").info("solver backend: %s", solver.backend())
-
-
-for command in (solve, run, import_, worker, status, query, export, report, delete, db):
-    main.add_command(command)

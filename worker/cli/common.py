@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import logging
 import os
+from pathlib import Path
 from typing import Any
 
 import click
@@ -12,7 +13,8 @@ from sqlalchemy.orm import Session, sessionmaker
 
 from db.engine import ensure_schema, make_engine, session_factory
 from db.urls import mask_url
-from worker.settings import Settings, get_settings
+from worker import settings
+from worker.errors import OutputError
 from worker.tables import UNLIMITED
 
 log = logging.getLogger("sudoku_batch")
@@ -30,15 +32,26 @@ def show(*objects: Any) -> None:
     stdout.print(*objects)
 
 
-def open_database(config: Settings | None = None) -> sessionmaker[Session]:
-    """Sessions on the configured database, its schema checked (an empty SQLite is migrated).
+def check_writable(path: Path) -> None:
+    """Raise `OutputError` unless a file can be written at `path`: checked before the work
+    that fills it, so a typo in a folder name costs nothing."""
+    folder = path.parent
+    if not folder.is_dir():
+        raise OutputError(path, f"the folder {folder} does not exist")
+    if not os.access(folder, os.W_OK):
+        raise OutputError(path, f"the folder {folder} is not writable")
+
+
+def open_database(url: str | None = None) -> sessionmaker[Session]:
+    """Sessions on the database (default: SUDOKU_DATABASE_URL), its schema checked (an empty
+    SQLite is migrated).
 
     Raises `DatabaseUnavailable` or `SchemaNotReady`; the command line reports either in
     one line (`worker.cli.exits`).
     """
-    s = config or get_settings()
-    log.info("database %s", mask_url(s.database_url))
-    engine = make_engine(s.database_url)
+    url = url or settings.database_url()
+    log.info("database %s", mask_url(url))
+    engine = make_engine(url)
     context = click.get_current_context(silent=True)
     if context is not None:
         context.call_on_close(engine.dispose)

@@ -2,18 +2,16 @@
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Callable
 
 import click
 
-from db import migrate
-from db.engine import UPGRADE_HINT
 from db.urls import mask_url
-from worker.settings import get_settings
+from worker.cli.exits import EXIT_FAILED, EXIT_USAGE, fail
+from worker.settings import database_url
 
-
-def _url() -> str:
-    return get_settings().database_url
+# Alembic, and SQLAlchemy under it, are imported when a db command runs, not on --help.
 
 
 @click.group()
@@ -24,20 +22,49 @@ def db() -> None:
 @db.command()
 @click.argument("revision", default="head")
 def upgrade(revision: str) -> None:
-    """Migrate the database up to REVISION (default: the newest, head)."""
+    from db import migrate
+
     _migrate(migrate.upgrade, revision)
 
 
 @db.command()
 @click.argument("revision")
-def downgrade(revision: str) -> None:
-    """Migrate the database down to REVISION ("base" drops every table)."""
+@click.option("--yes", "-y", is_flag=True, help="Do not ask for confirmation (for scripts).")
+def downgrade(revision: str, yes: bool) -> None:
+    """Migrate the database down to REVISION ("base" drops every table and its data).
+
+    Asks for confirmation first; off a terminal (a script, a pipe) it refuses unless --yes.
+    """
+    from db import migrate
+
+    url = database_url()
+    if not yes:
+        if not at_a_terminal():
+            fail(
+                "db downgrade drops tables and the data in them: confirm at a terminal,"
+                " or pass --yes",
+                EXIT_USAGE,
+            )
+        found = migrate.current(url) or "base"
+        question = (
+            f"Downgrade {mask_url(url)} from {found} to {revision}? This drops the tables"
+            " of every revision undone, with their data"
+        )
+        if not click.confirm(question, default=False, err=True):
+            fail("not confirmed: nothing was changed", EXIT_FAILED)
     _migrate(migrate.downgrade, revision)
+
+
+def at_a_terminal() -> bool:
+    """True when a person can answer a question: standard input is a terminal."""
+    return sys.stdin.isatty()
 
 
 def _migrate(step: Callable[[str, str], None], revision: str) -> None:
     """Run one migration step on the configured database and say where it now stands."""
-    url = _url()
+    from db import migrate
+
+    url = database_url()
     step(url, revision)
     click.echo(f"{mask_url(url)}: at revision {migrate.current(url) or 'base'}")
 
@@ -45,7 +72,10 @@ def _migrate(step: Callable[[str, str], None], revision: str) -> None:
 @db.command()
 def current() -> None:
     """Print the revision the database is at, and the newest one."""
-    url = _url()
+    from db import migrate
+    from db.engine import UPGRADE_HINT
+
+    url = database_url()
     found = migrate.current(url)
     head = migrate.head()
     state = "up to date" if found == head else UPGRADE_HINT

@@ -1,4 +1,4 @@
-"""`run` (embedded, no servers), `import` (to the Celery queue) and `worker`."""
+"""`run` (embedded, no servers) and `import` (to the Celery queue)."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ import click
 from sqlalchemy.orm import Session, sessionmaker
 
 from db.imports import BatchWork, CollectionConflict
-from db.queries import progress
+from worker import settings
 from worker.cli.common import console, open_database
 from worker.cli.summary import exit_code, print_summary
 from worker.errors import SourceError
@@ -27,9 +27,8 @@ from worker.producer import (
     open_import,
     send_batches,
 )
-from worker.progress import Advance, Meter, bar, counted, duration
+from worker.progress import Advance, bar, counted, duration
 from worker.runner import local_pool
-from worker.settings import get_settings
 
 FILES = click.argument(
     "files", nargs=-1, required=True, type=click.Path(exists=True, dir_okay=False, allow_dash=True)
@@ -46,9 +45,9 @@ REPLACE = click.option(
 )
 BATCH_SIZE = click.option(
     "--batch-size",
-    type=click.IntRange(1, 10_000),
-    default=lambda: get_settings().batch_size,
-    show_default="SUDOKU_BATCH_SIZE or 1,000",
+    type=click.IntRange(1, settings.MAX_BATCH_SIZE),
+    default=settings.batch_size,  # a bad value names the variable, not this option
+    show_default=f"SUDOKU_BATCH_SIZE or {settings.DEFAULT_BATCH_SIZE:,}",
     help="Puzzles per batch (one task each).",
 )
 
@@ -71,6 +70,8 @@ def run(
     redoes nothing.
     """
     inputs = _named_inputs(files, collection)
+    settings.use_solver_backend()
+    node_budget = settings.node_budget()
     sessions = open_database()
     cores = workers or os.cpu_count() or 1
     with (
@@ -78,7 +79,7 @@ def run(
         local_pool(
             sessions,
             cores,
-            get_settings().node_budget,
+            node_budget,
             on_solved=advance,
             on_dispatched=lambda total: advance(0, total=total),
         ) as pool,
@@ -117,13 +118,17 @@ def import_(
     Importing a file again changes nothing; it only queues batches an interrupted import had
     stored but not sent.
     """
-    from worker.app import make_app
-    from worker.messages import batch_sender
+    from worker.app import producer_app
+    from worker.cli.waiting import wait_for
+    from worker.consumers import QueueWatch
+    from worker.messages import batch_sender, check_broker
 
     inputs = _named_inputs(files, collection)
+    celery = producer_app()
     sessions = open_database()
+    check_broker(celery)  # before anything is stored that could not be sent
     started = time.monotonic()
-    sender = batch_sender(make_app())
+    sender = batch_sender(celery)
     feed = _Feed(
         lambda works: send_batches(sessions, works, sender),
         lambda job: leftover_batches(sessions, job, requeue=requeue),
@@ -132,20 +137,10 @@ def import_(
     outcome = _import_all(sessions, inputs, batch_size, feed, replace=replace)
     heading = f"imported in {duration(time.monotonic() - started)}"
     if wait:
-        heading += f"; {_wait_for(sessions, outcome.jobs).describe('finished')}"
+        watch = QueueWatch(celery, settings.queue())
+        heading += f"; {wait_for(sessions, outcome.collection_ids(), watch).describe('finished')}"
     stats = print_summary(sessions, outcome.collection_ids(), heading)
     raise SystemExit(exit_code(stats, outcome.unread, outcome.empty))
-
-
-@click.command(
-    "worker", context_settings={"ignore_unknown_options": True, "allow_extra_args": True}
-)
-@click.argument("celery_args", nargs=-1, type=click.UNPROCESSED)
-def worker(celery_args: tuple[str, ...]) -> None:
-    """Start a Celery worker on the app (any `celery worker` option is passed through)."""
-    from worker.app import app
-
-    app.worker_main(["worker", *celery_args])
 
 
 def _named_inputs(files: tuple[str, ...], collection: str | None) -> list[tuple[Input, str]]:
@@ -168,7 +163,7 @@ def _named_inputs(files: tuple[str, ...], collection: str | None) -> list[tuple[
 
 
 def _no_bar(_job: Import) -> AbstractContextManager[Advance]:
-    return nullcontext(lambda n=1, *, total=None: None)
+    return nullcontext(lambda n=1, *, total=None, note=None: None)
 
 
 @dataclass(frozen=True)
@@ -258,22 +253,3 @@ def _import_one(
             soft_wrap=True,
         )
         outcome.empty += 1
-
-
-def _wait_for(sessions: sessionmaker[Session], jobs: list[Import]) -> Meter:
-    """A live bar over the database's progress counters until every batch is finished; its
-    meter counts the puzzles finished meanwhile."""
-
-    def measure() -> tuple[int, int]:
-        with sessions() as session:
-            pairs = [progress(session, job.collection_id) for job in jobs]
-        return sum(d for d, _ in pairs), sum(t for _, t in pairs)
-
-    finished, total = measure()
-    with bar(console, "solving", total, "puzzle", done=finished) as advance:
-        while finished < total:
-            time.sleep(0.5)
-            now, total = measure()
-            advance(now - finished, total=total)
-            finished = now
-    return advance.meter

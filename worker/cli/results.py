@@ -21,7 +21,7 @@ from db.queries import (
 )
 from db.views import puzzle_results
 from solver import LABELS, STATUSES
-from worker.cli.common import open_database, show
+from worker.cli.common import check_writable, open_database, show
 from worker.cli.summary import status_tables
 from worker.export import write_csv, write_json_lines
 from worker.progress import plural
@@ -169,6 +169,8 @@ def export(collection: str, fmt: str, out_path: Path | None, rejected: bool) -> 
     line)."""
     if fmt == "parquet" and out_path is None:
         raise click.UsageError("--format parquet needs --out FILE")
+    if out_path is not None:
+        check_writable(out_path)
     sessions = open_database()
     with sessions() as session:
         _require(session, collection)
@@ -203,6 +205,7 @@ def report(collection: str, out_path: Path) -> None:
     """Draw COLLECTION's difficulty scores, labels and recursion depths to a PNG."""
     from worker.report import draw_report
 
+    check_writable(out_path)
     sessions = open_database()
     with sessions() as session:
         _require(session, collection)

@@ -8,9 +8,9 @@ import sys
 import click
 
 import solver
-from solver import DEFAULT_NODE_BUDGET
 from solver.errors import PuzzleFormatError
 from solver.grid import to_text
+from worker import settings
 from worker.cli.exits import EXIT_FAILED, fail
 
 TOP, MIDDLE, BOTTOM = (
@@ -98,8 +98,8 @@ def stdin_puzzle(data: bytes) -> str:
 @click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
 @click.option(
     "--node-budget",
-    default=DEFAULT_NODE_BUDGET,
-    show_default=True,
+    default=settings.node_budget,  # read only when the option is not given
+    show_default=f"SUDOKU_NODE_BUDGET or {solver.DEFAULT_NODE_BUDGET:,}",
     type=click.IntRange(min=1),
     help="Search nodes allowed before giving up.",
 )
@@ -109,6 +109,7 @@ def solve(puzzle: str, as_json: bool, node_budget: int) -> None:
 
     Exit status: 0 solved, 1 invalid/unsolvable/multiple/gave_up, 2 malformed puzzle.
     """
+    settings.use_solver_backend()
     if puzzle == "-":
         puzzle = stdin_puzzle(sys.stdin.buffer.read(STDIN_LIMIT + 1))
     result = solver.solve(puzzle, node_budget=node_budget)  # malformed: PuzzleFormatError

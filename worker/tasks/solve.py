@@ -17,7 +17,6 @@ from celery.exceptions import InvalidTaskError, Reject
 from celery.signals import task_failure, worker_init, worker_process_init
 from celery.worker.request import Request
 
-import solver
 from db.errors import UnknownBatch
 from db.results import failure_reason, record_batch, record_batch_failure
 from worker.app import app
@@ -26,6 +25,7 @@ from worker.database import open_session, reset_engine
 from worker.errors import MessageError
 from worker.messages import TASK_NAME, decode_batch
 from worker.settings import get_settings
+from worker.startup import refuse_unless_ready
 
 log = logging.getLogger(__name__)
 
@@ -117,11 +117,11 @@ def _record_failed_batch(
 
 
 @worker_init.connect
-def _choose_solver_backend(**_: Any) -> None:
-    """The configured solver backend, once per worker at start (its pool processes, forked
-    afterwards, inherit it); not at import, so importing the tasks never fails on it."""
-    solver.use_backend(_settings.solver_backend)
-    log.info("solver backend: %s", solver.backend())
+def _check_before_start(sender: Any = None, **_: Any) -> None:
+    """Once per worker, before it takes a batch: the configured solver backend (its pool
+    processes, forked afterwards, inherit it), the database and the broker; a worker that
+    cannot work refuses to start in one line (`worker.startup`)."""
+    refuse_unless_ready(sender.app, _settings)
 
 
 @worker_process_init.connect

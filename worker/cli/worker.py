@@ -1,0 +1,45 @@
+"""`sudoku-batch worker`: a Celery worker on the app, with every `celery worker` option.
+
+Its help shows Celery's own option list (read from Celery's `worker` command), after what
+this project adds: the start-up check and the settings a worker reads.
+"""
+
+from __future__ import annotations
+
+import click
+
+
+class CeleryWorkerCommand(click.Command):
+    """A command whose arguments all go to `celery worker`, and whose help lists them."""
+
+    def format_usage(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        formatter.write_usage(ctx.command_path, "[CELERY WORKER OPTIONS]")
+
+    def format_options(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        super().format_options(ctx, formatter)  # --help
+        from celery.bin.worker import worker as celery_worker
+
+        with formatter.section("Celery worker options, passed through"):
+            # No help option of its own: ours is the one listed above.
+            celery_ctx = click.Context(celery_worker, info_name="worker", help_option_names=[])
+            celery_worker.format_options(celery_ctx, formatter)
+
+
+@click.command(
+    "worker",
+    cls=CeleryWorkerCommand,
+    context_settings={"ignore_unknown_options": True, "allow_extra_args": True},
+)
+@click.argument("celery_args", nargs=-1, type=click.UNPROCESSED)
+def worker(celery_args: tuple[str, ...]) -> None:
+    """Start a Celery worker that solves the queued batches (`celery -A worker worker` is the
+    same worker).
+
+    Before it takes a batch, the worker checks that its database answers and is migrated,
+    and that its broker answers; if not, it refuses to start with one line saying why
+    (exit 1), for its supervisor to start it again later. Settings: SUDOKU_DATABASE_URL,
+    SUDOKU_BROKER_URL, SUDOKU_QUEUE and the worker's own (README, "Settings").
+    """
+    from worker.app import app
+
+    app.worker_main(["worker", *celery_args])
