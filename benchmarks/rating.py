@@ -1,11 +1,15 @@
 """How well ``difficulty_score`` agrees with rated collections, and how fast rating is.
 
     .venv/bin/python benchmarks/rating.py [--limit 2000] [--split held-out|tuned|all] [--data DIR]
+        [--chain-budget N]
 
 For each rated collection: the Spearman rank correlation of ``difficulty_score`` with the
 reference (Sudoku Explainer's ER for se_rated_6k, QQWing's level, krazydad's grade), overall
 and within the SE bands (ER < 2.5, 2.5-4.9, 5-6.9, >= 7); for se_rated_6k, the share of exact
 ER matches among puzzles rated <= 4.4 (and per band); and the mean ms per ``solver.solve``.
+Then, per rating profile (classic against classic SE's ER/EP/ED, sukaku against
+SukakuExplainer's ER) and band: the share of ratings flagged exact (``rating_exact``) and how
+often a flagged one is the reference's.
 
 se_rated_6k is split by a fixed hash of the puzzle: ``held-out`` (30%) was never looked at
 while tuning, ``tuned`` is the rest. Other collections are sampled with a fixed seed.
@@ -14,6 +18,7 @@ while tuning, ``tuned`` is the rest. Other collections are sampled with a fixed 
 from __future__ import annotations
 
 import argparse
+import csv
 import os
 import random
 import sys
@@ -75,12 +80,14 @@ def load(name: str, data: Path) -> list[tuple[str, float]]:
     return rows
 
 
-def rate(pairs: list[tuple[str, float]]) -> tuple[list[float], list[float], float]:
+def rate(
+    pairs: list[tuple[str, float]], chain_budget: int = 0
+) -> tuple[list[float], list[float], float]:
     """Scores, references (solved puzzles only) and the mean ms per puzzle."""
     scores, refs, spent = [], [], 0.0
     for puzzle, ref in pairs:
         start = time.perf_counter()
-        result = solver.solve(puzzle)
+        result = solver.solve(puzzle, chain_budget=chain_budget)
         spent += time.perf_counter() - start
         if result.difficulty_score is not None:
             scores.append(result.difficulty_score)
@@ -103,12 +110,49 @@ def report_se(scores: list[float], refs: list[float]) -> None:
         )
 
 
+# Each profile's reference in se_rated_6k: the column of ER (and EP, ED where the file has them).
+PROFILE_COLUMNS = {"classic": ("classic_er", "classic_ep", "classic_ed"), "sukaku": ("rating",)}
+
+
+def report_profiles(data: Path, split: str, chain_budget: int = 0) -> None:
+    """Per rating profile and SE band: how many ratings are flagged exact (`rating_exact`),
+    and how often a flagged rating is the reference's (ER, and EP and ED where known)."""
+    path = data / "se_rated_6k.csv"
+    rows = list(csv.DictReader(path.open()))
+    if split != "all":
+        rows = [r for r in rows if held_out(r["puzzle"]) == (split == "held-out")]
+    for profile in solver.PROFILES:
+        columns = PROFILE_COLUMNS[profile]
+        rated = [r for r in rows if r[columns[0]]]
+        start = time.perf_counter()
+        puzzles = [r["puzzle"] for r in rated]
+        results = solver.solve_many(puzzles, profile=profile, chain_budget=chain_budget)
+        ms = (time.perf_counter() - start) * 1000 / max(1, len(rated))
+        print(f"profile {profile} vs {columns[0]}: n={len(rated)}, {ms:.2f} ms/puzzle")
+        for name, lo, hi in BANDS:
+            band = [
+                (r, x)
+                for r, x in zip(rated, results, strict=True)
+                if lo <= float(r[columns[0]]) < hi and x.difficulty_score is not None
+            ]
+            flagged = [(r, x) for r, x in band if x.rating_exact]
+            share = len(flagged) / max(1, len(band))
+            line = f"  band {name:<8} n={len(band):>5}  flagged exact {share:6.1%}"
+            for column, field in zip(columns, ("difficulty_score", "ep", "ed"), strict=False):
+                hits = sum(abs(getattr(x, field) - float(r[column])) < 0.05 for r, x in flagged)
+                line += f"  {column} right when flagged {hits / max(1, len(flagged)):6.1%}"
+            print(line)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--limit", type=int, default=2000, help="puzzles per collection")
     parser.add_argument("--split", choices=("held-out", "tuned", "all"), default="held-out")
     default_data = os.environ.get("SUDOKU_SHARED_DATA", str(ROOT.parent / "shared" / "data"))
     parser.add_argument("--data", type=Path, default=Path(default_data))
+    parser.add_argument(
+        "--chain-budget", type=int, default=0, help="SE chain steps a puzzle (SUDOKU_CHAIN_BUDGET)"
+    )
     args = parser.parse_args()
     print(f"solver {solver.SOLVER_VERSION}, Python {sys.version.split()[0]}, split {args.split}")
     for name in ("se_rated_6k.csv", "qqwing_graded_4k.csv", "krazydad_graded_56k.tsv"):
@@ -119,11 +163,13 @@ def main() -> None:
             pairs = [p for p in pairs if held_out(p[0]) == (args.split == "held-out")]
         if len(pairs) > args.limit:
             pairs = random.Random(0).sample(pairs, args.limit)
-        scores, refs, ms = rate(pairs)
+        scores, refs, ms = rate(pairs, args.chain_budget)
         rho = spearman(scores, refs)
         print(f"{name:<26} n={len(pairs):>5}  spearman {rho:.3f}  mean {ms:.2f} ms/puzzle")
         if name.startswith("se_rated"):
             report_se(scores, refs)
+    if (args.data / "se_rated_6k.csv").exists():
+        report_profiles(args.data, args.split, args.chain_budget)
 
 
 if __name__ == "__main__":

@@ -80,6 +80,8 @@ def result_row(rng: random.Random, puzzle_id: int, solved_at: datetime) -> Resul
         difficulty_score=rng.uniform(1, 10),
         ep=1.2,
         ed=1.2,
+        rating_exact=guesses == 0,
+        rating_profile="classic",
         solver_version="1.0.0",
         solve_ms=rng.uniform(0.5, 20),
         worker_host="bench-host",

@@ -31,3 +31,8 @@ class UnknownCollection(StorageError, LookupError):
 
 class UnknownBatch(StorageError, LookupError):
     """No batch has that id."""
+
+
+class DuplicateDelivery(StorageError):
+    """A pushed message was being stored by two workers at once (the broker delivered it twice):
+    the second one's transaction is rolled back, and the message is found stored on its retry."""

@@ -19,8 +19,8 @@ from sqlalchemy.orm import Session
 from db.bulk import dialect_of, insert_rows
 from db.counters import advance
 from db.errors import CollectionConflict, StorageError
-from db.known import LOOKUP_PAGE, Known, puzzles_of, stored_lines
-from db.models import PENDING, Batch, Collection, CollectionPuzzle, Puzzle, RejectedLine
+from db.known import LOOKUP_PAGE, Known, held_by, puzzles_of, stored_lines
+from db.models import PENDING, PRODUCER, Batch, Collection, CollectionPuzzle, Puzzle, RejectedLine
 from db.raw_text import clean_raw_text
 from db.removal import empty_collection
 
@@ -72,6 +72,11 @@ def get_or_create_collection(
     session.execute(dialect_insert(Collection).values(values).on_conflict_do_nothing())
     stmt = select(Collection).where(Collection.name == name)
     found = session.scalars(stmt.execution_options(populate_existing=True)).one()
+    if found.origin == PRODUCER:
+        raise CollectionConflict(
+            f"collection {name!r} holds puzzles pushed by producers: import the file under "
+            "another name (--collection)"
+        )
     if found.content_hash == content_hash:
         return found
     if not (replace or found.lines_read == 0):
@@ -120,14 +125,23 @@ def _classify(accepted: list[tuple[int, str]], known: Known, stored: set[int]) -
     return lines
 
 
-def _lines_of(session: Session, collection_id: int, accepted: list[tuple[int, str]]) -> _Lines:
-    """Store the new puzzles of these lines (in line order); the lines to store."""
+def _lines_of(
+    session: Session,
+    collection_id: int,
+    accepted: list[tuple[int, str]],
+    puzzles: tuple[Known, list[int]] | None,
+) -> _Lines:
+    """Store the new puzzles of these lines (in line order), unless `puzzles` says they are
+    stored (`db.known.stored_puzzles`); the lines to store."""
     if not accepted:
         return _Lines([], [], 0)
     wrong = next((givens for _, givens in accepted if len(givens) != 81), None)
     if wrong is not None:
         raise ValueError(f"givens must be 81 characters, got {len(wrong)}: {wrong[:90]!r}")
-    known = puzzles_of(session, collection_id, accepted)
+    if puzzles is None:
+        known = puzzles_of(session, collection_id, accepted)
+    else:
+        known = held_by(session, collection_id, *puzzles)
     stored = stored_lines(session, collection_id, accepted[0][0], accepted[-1][0])
     return _classify(accepted, known, stored)
 
@@ -174,16 +188,18 @@ def add_records(
     accepted: list[tuple[int, str]],
     rejected: list[tuple[int, str, str, int | None]],
     batch_size: int,
+    puzzles: tuple[Known, list[int]] | None = None,
 ) -> list[BatchWork]:
     """Store one chunk of a file's records; the new batches to enqueue after commit.
 
     `accepted` holds (line, givens) already normalised to 81 characters; `rejected` holds
     (line, raw_text, reason, column). Chunks must arrive in line order for duplicates to be
-    told apart from first occurrences.
+    told apart from first occurrences. `puzzles`: what `db.known.stored_puzzles` said of
+    these puzzles, when the caller stored them already.
     """
     if batch_size < 1:
         raise ValueError(f"batch_size must be at least 1, got {batch_size}")
-    lines = _lines_of(session, collection_id, sorted(accepted))
+    lines = _lines_of(session, collection_id, sorted(accepted), puzzles)
     work = _make_batches(session, collection_id, lines, batch_size)
     rows = ((collection_id, *row[:4]) for row in lines.rows)
     inserted = insert_rows(

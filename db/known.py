@@ -45,29 +45,38 @@ class Known(NamedTuple):
 
 def puzzles_of(session: Session, collection_id: int, accepted: list[tuple[int, str]]) -> Known:
     """Store the new puzzles of these (line, givens); what is known of every one of them."""
+    known, earlier = stored_puzzles(session, accepted)
+    return held_by(session, collection_id, known, earlier)
+
+
+def stored_puzzles(session: Session, accepted: list[tuple[int, str]]) -> tuple[Known, list[int]]:
+    """Store the new puzzles of these (line, givens), in line order; each one's id and those
+    that have a result (`held` left empty: no collection is asked), and the ids of the
+    puzzles stored before this call (the only ones a collection may hold)."""
     stage_rows(session, STAGE, STAGE_COLUMNS[dialect_of(session)], accepted)
     known = Known(dict(driver_connection(session).execute(NEW_PUZZLES).fetchall()), set(), set())
     seen_before = list({givens for _, givens in accepted if givens not in known.ids})
-    if seen_before:
-        _seen_before(session, collection_id, seen_before, known)
-    return known
-
-
-def _seen_before(session: Session, collection_id: int, givens: list[str], known: Known) -> None:
-    """Add the puzzles stored before this chunk to `known`."""
     ids: dict[str, int] = {}
-    for page in _pages(session, givens):
+    for page in _pages(session, seen_before):
         stmt = select(Puzzle.givens, Puzzle.id).where(_member(session, Puzzle.givens, page))
         ids.update(session.execute(stmt).all())
     known.ids.update(ids)
     for page in _pages(session, ids.values()):
         has_result = select(Result.puzzle_id).where(_member(session, Result.puzzle_id, page))
         known.solved.update(session.scalars(has_result))
+    return known, list(ids.values())
+
+
+def held_by(session: Session, collection_id: int, known: Known, earlier: list[int]) -> Known:
+    """`known` with the puzzles among `earlier` that the collection holds on a stored line."""
+    held: set[int] = set()
+    for page in _pages(session, earlier):
         in_collection = select(CollectionPuzzle.puzzle_id).where(
             CollectionPuzzle.collection_id == collection_id,
             _member(session, CollectionPuzzle.puzzle_id, page),
         )
-        known.held.update(session.scalars(in_collection))
+        held.update(session.scalars(in_collection))
+    return Known(known.ids, known.solved, held)
 
 
 def stored_lines(session: Session, collection_id: int, first: int, last: int) -> set[int]:

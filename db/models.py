@@ -31,7 +31,7 @@ from sqlalchemy.dialects.postgresql import JSONB
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
 from db.raw_text import RAW_TEXT_LIMIT
-from solver import LABELS, STATUSES
+from solver import LABELS, PROFILES, STATUSES
 
 NAMING_CONVENTION = {
     "ix": "ix_%(table_name)s_%(column_0_N_name)s",
@@ -44,7 +44,11 @@ NAMING_CONVENTION = {
 # Result statuses and difficulty labels are the solver's (solver.STATUSES, solver.LABELS).
 BATCH_STATUSES = ("pending", "done", "failed")
 PENDING, DONE, FAILED = BATCH_STATUSES
+# Where a collection's lines come from: a file (`import`, `run`) or producers' messages.
+ORIGINS = ("file", "producer")
+FILE, PRODUCER = ORIGINS
 
+NAME_LENGTH = 200  # characters of a collection name, or of a producer's reference
 # SQLite only auto-increments a column declared exactly INTEGER PRIMARY KEY.
 Id = BigInteger().with_variant(Integer(), "sqlite")
 Json = JSON().with_variant(JSONB(), "postgresql")
@@ -87,6 +91,7 @@ class Puzzle(Base):
 class Collection(Base):
     __tablename__ = "collections"
     __table_args__ = (
+        CheckConstraint(_in("origin", ORIGINS), name="origin"),
         {
             "comment": "One imported puzzle file, with its import counters and solving "
             "progress. lines_read = accepted + duplicates + rejected."
@@ -94,7 +99,9 @@ class Collection(Base):
     )
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True, comment="Collection id.")
-    name: Mapped[str] = mapped_column(String(200), unique=True, comment="Name given at import.")
+    name: Mapped[str] = mapped_column(
+        String(NAME_LENGTH), unique=True, comment="Name given at import."
+    )
     source_file: Mapped[str] = mapped_column(
         Text, comment="Path of the file imported, made absolute (stdin for standard input)."
     )
@@ -115,6 +122,13 @@ class Collection(Base):
     total: Mapped[int] = _counter("Distinct puzzles to solve (= accepted).")
     done: Mapped[int] = _counter("Distinct puzzles of this collection that have a result.")
     failed: Mapped[int] = _counter("Distinct puzzles of this collection in failed batches.")
+    origin: Mapped[str] = mapped_column(
+        String(16),
+        default=FILE,
+        server_default=FILE,
+        comment=f"{FILE}: lines of an imported file; {PRODUCER}: puzzles pushed by producers "
+        "(task sudoku.solve), a line per puzzle in the order they were stored.",
+    )
 
 
 class Batch(Base):
@@ -252,10 +266,54 @@ class Result(Base):
     ed: Mapped[float | None] = mapped_column(
         Float, comment="Sudoku Explainer ED: the value of the first step."
     )
+    rating_exact: Mapped[bool | None] = mapped_column(
+        Boolean,
+        comment="True when difficulty_score, ep and ed are Sudoku Explainer's own (every step "
+        "rated by its SE value); false when estimated; NULL unless status is solved.",
+    )
+    rating_profile: Mapped[str] = mapped_column(
+        String(16),
+        comment=f"The ladder the puzzle was rated on: {_one_of(PROFILES)} (SUDOKU_RATING_PROFILE).",
+    )
     solver_version: Mapped[str] = mapped_column(String(32), comment="solver.SOLVER_VERSION.")
     solve_ms: Mapped[float | None] = mapped_column(Float, comment="Solver wall time, ms.")
     worker_host: Mapped[str | None] = mapped_column(String(255), comment="Host that solved it.")
     solved_at: Mapped[datetime] = mapped_column(Timestamp, comment="When the result was made.")
+
+
+class Submission(Base):
+    __tablename__ = "submissions"
+    __table_args__ = (
+        Index(None, "collection_id", "first_line"),
+        {
+            "comment": "Every message of puzzle strings a producer pushed (task sudoku.solve), "
+            "stored once: its strings are lines first_line to first_line + size - 1 of its "
+            "producer collection, in their order; each line holds the puzzle or, in "
+            "rejected_lines, why it was refused."
+        },
+    )
+
+    id: Mapped[int] = mapped_column(Id, primary_key=True, comment="Submission id.")
+    task_id: Mapped[str] = mapped_column(
+        String(155), unique=True, comment="Id of the Celery message (task) that carried them."
+    )
+    collection_id: Mapped[int] = mapped_column(
+        ForeignKey("collections.id", ondelete="CASCADE"), comment="The producer collection."
+    )
+    first_line: Mapped[int] = mapped_column(
+        Integer,
+        comment="The collection's line of the message's first string: the string at 0-based "
+        "position p of the message is on line first_line + p.",
+    )
+    size: Mapped[int] = mapped_column(Integer, comment="How many strings the message carried.")
+    reference: Mapped[str | None] = mapped_column(
+        String(NAME_LENGTH),
+        index=True,
+        comment="The producer's own reference sent with the message.",
+    )
+    stored_at: Mapped[datetime] = mapped_column(
+        Timestamp, server_default=func.now(), comment="When the worker stored it."
+    )
 
 
 RESULT_COLUMNS: tuple[str, ...] = tuple(c.name for c in Result.__table__.columns)

@@ -23,11 +23,12 @@ from sqlalchemy.orm import Session
 
 from db.counters import COUNTERS, collections_table
 from db.errors import UnknownCollection
-from db.models import Batch, Collection, CollectionPuzzle, RejectedLine
+from db.models import Batch, Collection, CollectionPuzzle, RejectedLine, Submission
 
 lines_table = cast(Table, CollectionPuzzle.__table__)
 rejected_table = cast(Table, RejectedLine.__table__)
 batches_table = cast(Table, Batch.__table__)
+submissions_table = cast(Table, Submission.__table__)
 
 
 class Removed(NamedTuple):
@@ -53,7 +54,9 @@ def _delete(session: Session, table: Table, *where: ColumnElement[bool]) -> int:
 
 
 def empty_collection(session: Session, collection_id: int) -> Removed:
-    """Remove the collection's lines, rejected lines and batches, and zero its counters."""
+    """Remove the collection's lines, rejected lines and batches (and the submissions of a
+    producer collection), and zero its counters."""
+    _delete(session, submissions_table, submissions_table.c.collection_id == collection_id)
     removed = Removed(
         *(
             _delete(session, table, table.c.collection_id == collection_id)

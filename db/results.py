@@ -45,6 +45,8 @@ class ResultRow(NamedTuple):
     difficulty_score: float | None
     ep: float | None
     ed: float | None
+    rating_exact: bool | None
+    rating_profile: str
     solver_version: str
     solve_ms: float | None
     worker_host: str | None
@@ -95,11 +97,16 @@ def _finish(
     return flipped[0], flipped[1]
 
 
-def record_batch(session: Session, batch_id: int, rows: Sequence[ResultRow]) -> int:
-    """Store a batch's result rows and mark it done; the number of rows really inserted."""
-    inserted = insert_rows(
+def insert_results(session: Session, rows: Sequence[ResultRow]) -> int:
+    """Store these result rows (a puzzle's result is kept if it has one); how many were new."""
+    return insert_rows(
         session, results_table, RESULT_COLUMNS, _stored(session, rows), conflict=("puzzle_id",)
     )
+
+
+def record_batch(session: Session, batch_id: int, rows: Sequence[ResultRow]) -> int:
+    """Store a batch's result rows and mark it done; the number of rows really inserted."""
+    inserted = insert_results(session, rows)
     flipped = _finish(session, batch_id, DONE, None)
     if flipped is not None:
         collection_id, size = flipped

@@ -3,13 +3,14 @@
 Public API::
 
     parse(text) -> Grid                       normalize(text) -> str
-    solve(puzzle, *, node_budget=DEFAULT_NODE_BUDGET) -> SolveResult
+    solve(puzzle, *, node_budget=DEFAULT_NODE_BUDGET, profile, chain_budget=0) -> SolveResult
     solve_many(puzzles, *, node_budget)       -> list[SolveResult]   (one call per batch)
     solve_many_timed(puzzles, *, node_budget) -> list[(SolveResult, seconds)]
     backend() -> "native" | "python"          use_backend("native" | "python" | "auto")
     find_conflict(grid) -> str | None         is_solution(puzzle, solution) -> bool
     SolveResult, Metrics, LADDER, Rung, LADDER_CEILING, SOLVER_VERSION
-    STATUSES, LABELS, EMPTY_CHARS, DEFAULT_NODE_BUDGET: the vocabulary, defined once
+    STATUSES, LABELS, EMPTY_CHARS, DEFAULT_NODE_BUDGET, MAX_CHAIN_BUDGET: the vocabulary,
+    defined once
     SudokuBatchError (the project's error root), PuzzleFormatError, SolverBug
 """
 
@@ -26,7 +27,7 @@ from solver.backends import (
 )
 from solver.errors import PuzzleFormatError, SolverBug, SudokuBatchError
 from solver.grid import EMPTY_CHARS, Grid, find_conflict, is_solution, normalize, parse
-from solver.ladder import LADDER, Rung
+from solver.ladder import DEFAULT_PROFILE, LADDER, MAX_CHAIN_BUDGET, PROFILES, Rung
 from solver.rating import LABELS, LADDER_CEILING
 from solver.result import STATUSES, Metrics, SolveResult, Status
 from solver.search import DEFAULT_NODE_BUDGET
@@ -35,10 +36,13 @@ SOLVER_VERSION = "1.2.0"
 
 __all__ = [
     "DEFAULT_NODE_BUDGET",
+    "DEFAULT_PROFILE",
     "EMPTY_CHARS",
     "LABELS",
     "LADDER",
     "LADDER_CEILING",
+    "MAX_CHAIN_BUDGET",
+    "PROFILES",
     "SOLVER_VERSION",
     "STATUSES",
     "Grid",

@@ -13,6 +13,7 @@ from collections.abc import Sequence
 
 from solver import engine
 from solver.errors import PuzzleFormatError
+from solver.ladder import DEFAULT_PROFILE, check_chain_budget, check_profile
 from solver.result import SolveResult
 from solver.search import DEFAULT_NODE_BUDGET
 
@@ -59,32 +60,63 @@ def use_backend(name: str) -> None:
     _active = name
 
 
-def solve(puzzle: Puzzle, *, node_budget: int = DEFAULT_NODE_BUDGET) -> SolveResult:
+def solve(
+    puzzle: Puzzle,
+    *,
+    node_budget: int = DEFAULT_NODE_BUDGET,
+    profile: str = DEFAULT_PROFILE,
+    chain_budget: int = 0,
+) -> SolveResult:
     """Solve, prove uniqueness and rate one puzzle (see ``solver.engine.solve``)."""
     if _active == "python":
-        return engine.solve(puzzle, node_budget=node_budget)
-    return native.solve_many([puzzle], node_budget=node_budget, name_index=False)[0][0]
+        return engine.solve(
+            puzzle, node_budget=node_budget, profile=profile, chain_budget=chain_budget
+        )
+    return native.solve_many(
+        [puzzle],
+        node_budget=node_budget,
+        profile=profile,
+        chain_budget=chain_budget,
+        name_index=False,
+    )[0][0]
 
 
 def solve_many(
-    puzzles: Sequence[Puzzle], *, node_budget: int = DEFAULT_NODE_BUDGET
+    puzzles: Sequence[Puzzle],
+    *,
+    node_budget: int = DEFAULT_NODE_BUDGET,
+    profile: str = DEFAULT_PROFILE,
+    chain_budget: int = 0,
 ) -> list[SolveResult]:
     """``solve`` for every puzzle of a batch, in order (PuzzleFormatError on a malformed one,
     naming its index)."""
-    return [result for result, _ in solve_many_timed(puzzles, node_budget=node_budget)]
+    timed = solve_many_timed(
+        puzzles, node_budget=node_budget, profile=profile, chain_budget=chain_budget
+    )
+    return [result for result, _ in timed]
 
 
 def solve_many_timed(
-    puzzles: Sequence[Puzzle], *, node_budget: int = DEFAULT_NODE_BUDGET
+    puzzles: Sequence[Puzzle],
+    *,
+    node_budget: int = DEFAULT_NODE_BUDGET,
+    profile: str = DEFAULT_PROFILE,
+    chain_budget: int = 0,
 ) -> list[tuple[SolveResult, float]]:
     """``solve_many`` with the seconds each puzzle took."""
+    check_profile(profile)
+    check_chain_budget(chain_budget)
     if _active == "native":
-        return native.solve_many(puzzles, node_budget=node_budget)
+        return native.solve_many(
+            puzzles, node_budget=node_budget, profile=profile, chain_budget=chain_budget
+        )
     timed = []
     for k, puzzle in enumerate(puzzles):
         started = time.perf_counter()
         try:
-            result = engine.solve(puzzle, node_budget=node_budget)
+            result = engine.solve(
+                puzzle, node_budget=node_budget, profile=profile, chain_budget=chain_budget
+            )
         except PuzzleFormatError as exc:
             raise PuzzleFormatError(f"puzzle {k}: {exc}", exc.column) from exc
         timed.append((result, time.perf_counter() - started))

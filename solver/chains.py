@@ -14,7 +14,9 @@ from solver.board import NOTHING, Board, Contradiction, Found, broken, place, re
 from solver.grid import BIT, POPCOUNT, UNITS
 from solver.search import CELL_UNITS, propagate
 
-LONGEST_CHAIN = 81  # a chain's length counts cells changed, so never more than the grid
+# A chain's length counts cells changed (here) or potentials (solver.cycles: a candidate on or
+# off), so never more than twice the 729 candidates.
+LONGEST_CHAIN = 2 * 729
 
 
 def length_bonus(length: int) -> int:
@@ -29,6 +31,19 @@ def length_bonus(length: int) -> int:
 
 
 LENGTH_BONUS = tuple(length_bonus(n) for n in range(LONGEST_CHAIN + 1))
+
+
+def length_added(length: int) -> float:
+    """SE's extra difficulty of a chain of ``length`` as SE computes it: 0.1 added once per
+    bonus tenth, in floating point. SE orders its chains by base value plus this sum, so two
+    chains of the same tenths can differ in the last bit, and SE picks the smaller."""
+    added = 0.0
+    for _ in range(length_bonus(length)):
+        added += 0.1
+    return added
+
+
+LENGTH_ADDED = tuple(length_added(n) for n in range(LONGEST_CHAIN + 1))
 
 
 def _state(board: Board) -> list[int]:

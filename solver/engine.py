@@ -1,8 +1,8 @@
 """``solve``: check the givens, climb the ladder, search if it stalls, verify, rate.
 
 Uniqueness is always proven, never assumed: a ladder path that used a technique assuming a
-unique solution (unique rectangle, BUG) is rated only after a search from the givens has shown
-the solution is unique; otherwise the puzzle is reported ``multiple``.
+unique solution (unique rectangles and loops, BUG) is rated only after a search from the
+givens has shown the solution is unique; otherwise the puzzle is reported ``multiple``.
 """
 
 from __future__ import annotations
@@ -14,20 +14,42 @@ from solver import rating
 from solver.board import Board, Contradiction
 from solver.errors import SolverBug
 from solver.grid import Grid, Mask, check_grid, find_conflict, is_solution, parse, to_text
-from solver.ladder import ASSUMES_UNIQUENESS, EXACT_LADDER, Step, climb, hardest, merge
+from solver.ladder import (
+    ASSUMES_UNIQUENESS,
+    DEFAULT_PROFILE,
+    EXACT_LADDERS,
+    LADDERS,
+    ChainBudget,
+    Step,
+    check_profile,
+    climb,
+    hardest,
+    merge,
+)
 from solver.result import Metrics, SolveResult, Status
 from solver.search import DEFAULT_NODE_BUDGET, Search
 
 NO_SOLUTION = "no solution: every branch of the search fails"
 
 
-def solve(puzzle: str | Sequence[int], *, node_budget: int = DEFAULT_NODE_BUDGET) -> SolveResult:
-    """Solve, prove uniqueness and rate one puzzle (text, or 81 ints with 0 for empty).
+def solve(
+    puzzle: str | Sequence[int],
+    *,
+    node_budget: int = DEFAULT_NODE_BUDGET,
+    profile: str = DEFAULT_PROFILE,
+    chain_budget: int = 0,
+) -> SolveResult:
+    """Solve, prove uniqueness and rate one puzzle (text, or 81 ints with 0 for empty) on the
+    ladder of the rating `profile` (solver.ladder.PROFILES), taking at most `chain_budget`
+    steps of SE's chains (solver.ladder.SE_CHAINS; beyond them the rating is an estimate).
 
     Raises PuzzleFormatError for malformed input; every other outcome is a status.
     """
     if node_budget < 0:
         raise ValueError("node_budget must not be negative")
+    check_profile(profile)
+    chains = ChainBudget(chain_budget)
+    floor = rating.search_floor(chain_budget, profile)
     grid = parse(puzzle) if isinstance(puzzle, str) else check_grid(puzzle)
     text = to_text(grid)
     givens = 81 - grid.count(0)
@@ -36,7 +58,7 @@ def solve(puzzle: str | Sequence[int], *, node_budget: int = DEFAULT_NODE_BUDGET
         return _unrated(text, "invalid", conflict, Metrics(givens=givens))
     board = Board.from_grid(grid)
     path: list[Step] = []
-    counts, stall, contradiction = _climb(board, path)
+    counts, stall, contradiction = _climb(board, path, profile, chains)
     logic = Metrics(
         solved_by_elimination=board.solved() and contradiction is None,
         hardest_technique=hardest(counts),
@@ -51,25 +73,25 @@ def solve(puzzle: str | Sequence[int], *, node_budget: int = DEFAULT_NODE_BUDGET
     if contradiction is not None:
         return _unrated(text, "unsolvable", str(contradiction), logic)
     if board.solved():
-        beyond = None if stall is None else rating.stalled_score(stall, node_budget)
+        beyond = None if stall is None else rating.stalled_score(stall, node_budget, None, floor)
         return _solved(grid, text, tuple(board.values), logic, path, beyond, False)
-    return _searched(grid, text, board, logic, path, stall, node_budget)
+    return _searched(grid, text, board, logic, path, stall, node_budget, floor)
 
 
 def _climb(
-    board: Board, path: list[Step]
+    board: Board, path: list[Step], profile: str, chains: ChainBudget
 ) -> tuple[dict[str, int], list[Mask] | None, Contradiction | None]:
-    """Climb the exact ladder, then the whole ladder (chains) if it stalls. Returns the
-    technique counts, the pencil marks where the exact ladder stalled (None if it did not)
-    and the contradiction that stopped the climb, if any."""
+    """Climb the exact ladder, then the whole ladder (chains) if it stalls, both within the
+    puzzle's one chain budget. Returns the technique counts, the pencil marks where the exact
+    ladder stalled (None if it did not) and the contradiction that stopped the climb, if any."""
     dead = board.first_dead_cell()
     if dead is not None:
         return {}, None, dead
-    counts, contradiction = climb(board, EXACT_LADDER, path)
+    counts, contradiction = climb(board, EXACT_LADDERS[profile], path, chains)
     if board.solved() or contradiction is not None:
         return counts, None, contradiction
     stall = board.masks()
-    more, contradiction = climb(board, path=path)
+    more, contradiction = climb(board, LADDERS[profile], path, chains)
     return merge(counts, more), stall, contradiction
 
 
@@ -96,6 +118,7 @@ def _searched(
     path: list[Step],
     stall: list[Mask] | None,
     budget: int,
+    floor: float,
 ) -> SolveResult:
     """The outcome when the ladder stalls: search from the ladder's pencil marks (``stall``:
     where the exact ladder stalled, before the chains)."""
@@ -114,7 +137,7 @@ def _searched(
         return unrated
     stall = stall or masks
     reuse = run.guesses if stall == masks else None
-    beyond = rating.stalled_score(stall, budget, reuse)
+    beyond = rating.stalled_score(stall, budget, reuse, floor)
     return _solved(grid, text, run.solutions[0], metrics, path, beyond, True)
 
 
@@ -137,7 +160,8 @@ def _solved(
     _verify(grid, solution)
     score, ep, ed = rating.rate(path, beyond)
     name = rating.label(score, searched)
-    return SolveResult(text, "solved", to_text(solution), None, metrics, score, name, ep, ed)
+    exact = beyond is None
+    return SolveResult(text, "solved", to_text(solution), None, metrics, score, name, ep, ed, exact)
 
 
 def _unrated(text: str, status: Status, reason: str | None, metrics: Metrics) -> SolveResult:

@@ -40,6 +40,11 @@ UNITS = ROWS + COLS + BOXES
 ROW_OF = tuple(i // 9 for i in range(81))
 COL_OF = tuple(i % 9 for i in range(81))
 BOX_OF = tuple((i // 27) * 3 + (i % 9) // 3 for i in range(81))
+# Sudoku Explainer goes through the units by region type, boxes first, then rows, then
+# columns; its first hint, and so its step, follows that order. As indices into UNITS: the
+# order of all 27, and each cell's own three (its box, row, column).
+SE_UNIT_ORDER = (*range(18, 27), *range(9), *range(9, 18))
+SE_UNITS_OF = tuple((18 + BOX_OF[i], ROW_OF[i], 9 + COL_OF[i]) for i in range(81))
 PEERS = tuple(
     tuple(sorted(set(ROWS[ROW_OF[i]] + COLS[COL_OF[i]] + BOXES[BOX_OF[i]]) - {i}))
     for i in range(81)

@@ -2,7 +2,9 @@
 
 After every step that changes the board the climb restarts from the bottom rung, as Sudoku
 Explainer does, so the hardest rung used is the hardest step of an easiest-first path. One
-step applies every instance a rung finds in one sweep, and is recorded on the path (``Step``).
+step applies every instance a rung finds in one sweep (the uniqueness rungs and aligned pair
+exclusion: SE's one instance, as their value depends on it), and is recorded on the path
+(``Step``).
 The order is SE's: ascending value, except that SE tries its whole turbot family (empty
 rectangle) before XY-Wing. To add a technique, write a function ``(Board) -> Found`` in its
 module, export it from ``solver.techniques``, insert a ``Rung`` where SE tries it, and give the
@@ -16,7 +18,7 @@ database's documentation and the README read them from here.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from solver import techniques as t
 from solver.board import Board, Contradiction, Found
@@ -62,19 +64,97 @@ LADDER: tuple[Rung, ...] = (
     Rung("xy_wing", 4.2, t.xy_wing),
     Rung("xyz_wing", 4.4, t.xyz_wing),
     Rung("unique_rectangle", 4.5, t.unique_rectangle),
+    Rung("unique_loop", 4.6, t.unique_loop),
     Rung("naked_quad", 5.0, t.naked_quad),
     Rung("jellyfish", 5.2, t.jellyfish),
     Rung("hidden_quad", 5.4, t.hidden_quad),
     Rung("bug", 5.6, t.bug),
+    Rung("bug_type_2", 5.7, t.bug_type_2),
+    Rung("bug_type_4", 5.7, t.bug_type_4),
+    Rung("bug_type_3", 5.7, t.bug_type_3),
+    Rung("aligned_pair_exclusion", 6.2, t.aligned_pair_exclusion),
+    # SE's "Forcing Chains & Cycles" (solver.cycles): one of them fires at a time, the hint SE
+    # would apply among all their chains, at the rung's value plus its length's bonus.
+    Rung("bidirectional_x_cycle", 6.5, t.bidirectional_x_cycle),
+    Rung("bidirectional_y_cycle", 6.5, t.bidirectional_y_cycle),
+    Rung("forcing_x_chain", 6.6, t.forcing_x_chain),
+    Rung("bidirectional_cycle", 7.0, t.bidirectional_cycle),
+    Rung("forcing_xy_chain", 7.0, t.forcing_xy_chain),
+    # Beyond them, the estimate's fallback (SE's multiple, dynamic and nested chains).
     Rung("forcing_chain", 6.6, t.forcing_chain),
 )
 VALUES = {rung.name: rung.value for rung in LADDER}
 # Rungs rated by an estimate rather than their own value (see solver.rating): our forcing
-# chains propagate singles dynamically, so they also solve what SE needs much harder chains for.
+# chains propagate singles dynamically, so they also solve what SE needs much harder chains for
+# (its multiple, dynamic and nested forcing chains).
 ESTIMATED = frozenset({"forcing_chain"})
 EXACT_LADDER = tuple(rung for rung in LADDER if rung.name not in ESTIMATED)
+
+# Rating profiles: which Sudoku Explainer's ladder a puzzle is rated on. `classic` is Sudoku
+# Explainer 1.2.1.3 with gsf's serate changes, the rating of the enjoysudoku forum's lists
+# (README: "the SE rating"); `sukaku` is SukakuExplainer, the rating of the Sudoku Exchange
+# puzzle bank, whose ladder adds the turbot family (and leaves SE's chains of one assumption to
+# the estimate: CLASSIC_ONLY). A puzzle that needs a rung its profile
+# lacks goes on to the next rung that solves it, as that Explainer would.
+PROFILES = ("classic", "sukaku")
+DEFAULT_PROFILE = PROFILES[0]
+SUKAKU_ONLY = frozenset({"skyscraper", "two_string_kite", "turbot_fish", "empty_rectangle"})
+# Rules SukakuExplainer finds its own way (lkSudoku's changes, on by default there): the same
+# rungs, names and values, applied by these functions on the sukaku ladder.
+SUKAKU_RULES: dict[str, Callable[[Board], Found]] = {
+    "unique_rectangle": t.sukaku_unique_rectangle,
+    "unique_loop": t.sukaku_unique_loop,
+    "bug_type_2": t.sukaku_bug_type_2,
+    "bug_type_4": t.sukaku_bug_type_4,
+    "bug_type_3": t.sukaku_bug_type_3,
+}
+# Sudoku Explainer's cycles and forcing chains of one assumption (solver.cycles): exact, but
+# costly (about 4x the time of a mixed collection), so a climb tries them only within its
+# chain budget (``ChainBudget``; 0, the default, never tries them).
+SE_CHAINS = frozenset(
+    {
+        "bidirectional_x_cycle",
+        "bidirectional_y_cycle",
+        "forcing_x_chain",
+        "bidirectional_cycle",
+        "forcing_xy_chain",
+    }
+)
+# SukakuExplainer tries a dozen rungs this ladder lacks (WXYZ-wing, strong links, ...) before
+# its cycles and forcing chains, so on `sukaku` a chain found here is seldom its step (on the
+# tuned split, 3 of 4 chain-rated puzzles would be flagged exact wrongly): there the chains
+# stay with the estimate until those rungs are on the ladder.
+CLASSIC_ONLY = SE_CHAINS
+
+
+def _sukaku(rung: Rung) -> Rung:
+    """The rung as SukakuExplainer applies it."""
+    return replace(rung, apply=SUKAKU_RULES[rung.name]) if rung.name in SUKAKU_RULES else rung
+
+
+LADDERS: dict[str, tuple[Rung, ...]] = {
+    "classic": tuple(rung for rung in LADDER if rung.name not in SUKAKU_ONLY),
+    "sukaku": tuple(_sukaku(rung) for rung in LADDER if rung.name not in CLASSIC_ONLY),
+}
+# Every rung of every profile, once each: LADDER's, each SukakuExplainer variant after its twin.
+RUNGS = tuple(dict.fromkeys(variant for rung in LADDER for variant in (rung, _sukaku(rung))))
+EXACT_LADDERS = {
+    profile: tuple(rung for rung in rungs if rung.name not in ESTIMATED)
+    for profile, rungs in LADDERS.items()
+}
+
+
+def check_profile(profile: str) -> str:
+    """The profile, if it is one of PROFILES; ValueError naming them otherwise."""
+    if profile not in LADDERS:
+        raise ValueError(f"unknown rating profile {profile!r}: expected {' or '.join(PROFILES)}")
+    return profile
+
+
 # Rungs that assume a unique solution: a path using one proves nothing about uniqueness.
-ASSUMES_UNIQUENESS = frozenset({"unique_rectangle", "bug"})
+ASSUMES_UNIQUENESS = frozenset(
+    {"unique_rectangle", "unique_loop", "bug", "bug_type_2", "bug_type_3", "bug_type_4"}
+)
 
 
 @dataclass(frozen=True)
@@ -87,22 +167,53 @@ class Step:
     placed: bool
 
 
+# The most chain steps a climb may be given (SUDOKU_CHAIN_BUDGET's bound): far more than any
+# puzzle takes (a climb has fewer steps than candidates).
+MAX_CHAIN_BUDGET = 1_000_000
+
+
+class ChainBudget:
+    """The SE chain steps (``SE_CHAINS``) one puzzle's climb may still take: once they are
+    spent, the climb skips those rungs and goes on to the ones after them (the estimate)."""
+
+    def __init__(self, steps: int) -> None:
+        if not 0 <= steps <= MAX_CHAIN_BUDGET:
+            raise ValueError(f"chain_budget must be between 0 and {MAX_CHAIN_BUDGET}")
+        self.left = steps
+
+
+def check_chain_budget(chain_budget: int) -> int:
+    """The chain budget, if it is within 0..MAX_CHAIN_BUDGET; ValueError otherwise."""
+    ChainBudget(chain_budget)
+    return chain_budget
+
+
 def climb(
-    board: Board, rungs: Sequence[Rung] = LADDER, path: list[Step] | None = None
+    board: Board,
+    rungs: Sequence[Rung] = LADDER,
+    path: list[Step] | None = None,
+    chains: ChainBudget | None = None,
 ) -> tuple[dict[str, int], Contradiction | None]:
     """Apply the easiest rung that fires until the board is solved, stuck or contradictory.
 
     Returns how often each rung fired (only rungs that fired, in ladder order) and the
     contradiction that stopped the climb (None if none did); each step is appended to
-    ``path`` when one is given.
+    ``path`` when one is given. The SE chain rungs are tried only while ``chains`` has steps
+    left (always when it is None), each step taking one.
     """
     counts = [0] * len(rungs)
     k = 0
     while k < len(rungs) and board.empty:
+        chain = rungs[k].name in SE_CHAINS
+        if chain and chains is not None and chains.left <= 0:
+            k += 1
+            continue
         empty = board.empty
         found = rungs[k].apply(board)
         if found.fired:
             counts[k] += found.fired
+            if chain and chains is not None:
+                chains.left -= 1
             if path is not None:
                 value = (rungs[k].tenths + found.bonus) / 10
                 path.append(Step(rungs[k].name, value, board.empty < empty))

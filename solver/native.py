@@ -19,26 +19,60 @@ from dataclasses import fields, replace
 from typing import Any
 
 import solver._core as _core
-from solver import chains, effort, engine, rating, uniqueness
+from solver import bug, chains, effort, engine, rating, uniqueness
 from solver.board import CONTRADICTIONS, Contradiction
 from solver.errors import PuzzleFormatError, SolverBug
 from solver.grid import EMPTY_CHARS, check_grid, find_conflict, parse, to_text
-from solver.ladder import ASSUMES_UNIQUENESS, ESTIMATED, LADDER
+from solver.ladder import (
+    ASSUMES_UNIQUENESS,
+    DEFAULT_PROFILE,
+    ESTIMATED,
+    LADDERS,
+    PROFILES,
+    RUNGS,
+    SE_CHAINS,
+    check_chain_budget,
+)
 from solver.result import STATUSES, Metrics, SolveResult
 
 
 def core_tables() -> dict[str, Any]:
     """Every fact the compiled core uses, from its one home in the reference."""
     return {
+        # Every rung, with the name of the function applying it (the core's function of that
+        # name): a rung SukakuExplainer applies its own way is there twice, one name. The
+        # flags: estimated, assumes uniqueness, one of SE's chains (tried within the budget).
         "ladder": [
-            (r.name, r.tenths, r.name in ESTIMATED, r.name in ASSUMES_UNIQUENESS) for r in LADDER
+            (
+                r.name,
+                r.apply.__name__,
+                r.tenths,
+                r.name in ESTIMATED,
+                r.name in ASSUMES_UNIQUENESS,
+                r.name in SE_CHAINS,
+            )
+            for r in RUNGS
         ],
+        # Each profile's ladder, as indices into "ladder", in its order (PROFILES' order).
+        "profiles": [[RUNGS.index(rung) for rung in LADDERS[profile]] for profile in PROFILES],
         "length_bonus": chains.LENGTH_BONUS,
-        "unique_rectangle_type_2_bonus": (uniqueness.TYPE_2_BONUS,),
+        # (length, tenths) rows of the unique loops' bonus, flattened.
+        "loop_bonus": [n for row in uniqueness.LOOP_BONUS for n in row],
+        "unique_loops": (
+            uniqueness.TYPE_3_NAKED_BONUS,
+            uniqueness.TYPE_3_HIDDEN_BONUS,
+            uniqueness.LARGEST_SET,
+            uniqueness.MAX_EXTRA_CELLS,
+        ),
+        "bug_type_3": (bug.TYPE_3_BONUS, bug.LARGEST_SET),
+        "length_added": chains.LENGTH_ADDED,
         "buckets": rating.BUCKETS,
         "top_bucket": rating.TOP_BUCKET,
         "search_label": rating.SEARCH_LABEL,
-        "scale": (rating.SCALE_BOTTOM, rating.SEARCH_FLOOR, rating.SCALE_TOP),
+        "scale": (rating.SCALE_BOTTOM, rating.SCALE_TOP),
+        # The estimate's floor per profile (PROFILES' order): without SE's chains (chain budget
+        # 0), with them.
+        "search_floors": [n for floors in rating.SEARCH_FLOORS for n in floors],
         "estimate": (rating.ESTIMATE_BASE, rating.ESTIMATE_SLOPE, rating.CANDIDATE_WEIGHT),
         "copies": (effort.COPIES, effort.COPY_GUESS_LIMIT),
         "empty_chars": EMPTY_CHARS,
@@ -79,19 +113,26 @@ def _checked(item: tuple[SolveResult, float]) -> tuple[SolveResult, float]:
 
 
 def solve_many(
-    puzzles: Sequence[str | Sequence[int]], *, node_budget: int, name_index: bool = True
+    puzzles: Sequence[str | Sequence[int]],
+    *,
+    node_budget: int,
+    profile: str = DEFAULT_PROFILE,
+    chain_budget: int = 0,
+    name_index: bool = True,
 ) -> list[tuple[SolveResult, float]]:
     """Solve a batch in one call into the core. A malformed puzzle raises PuzzleFormatError,
     its message prefixed with ``puzzle K:`` (its index) when ``name_index``."""
     if node_budget < 0:
         raise ValueError("node_budget must not be negative")
+    check_chain_budget(chain_budget)
     texts = []
     for k, puzzle in enumerate(puzzles):
         try:
             texts.append(_plain(puzzle))
         except PuzzleFormatError as exc:
             raise _at(k, exc, name_index) from exc
-    raws = _core.solve_many(texts, node_budget)
+    ladder = PROFILES.index(profile)
+    raws = _core.solve_many(texts, node_budget, ladder, chain_budget)
     out = []
     for k, raw in enumerate(raws):
         if raw is None:  # not the plain form: the reference parser explains or normalises
@@ -99,7 +140,7 @@ def solve_many(
                 text = to_text(parse(texts[k]))
             except PuzzleFormatError as exc:
                 raise _at(k, exc, name_index) from exc
-            raw = _core.solve_many([text], node_budget)[0]
+            raw = _core.solve_many([text], node_budget, ladder, chain_budget)[0]
         out.append(raw if raw[0].status in _PLAIN else _checked(raw))
     return out
 

@@ -52,7 +52,9 @@ class SolveResult:
 
     ``ep`` and ``ed`` are Sudoku Explainer's companions of the score (README, "Difficulty"): ED
     the value of the first step, EP the hardest step up to the first placement; None
-    whenever ``difficulty_score`` is.
+    whenever ``difficulty_score`` is. ``rating_exact`` says whether the three are Sudoku
+    Explainer's own (every step of the path a rung rated by its SE value) or an estimate
+    (the puzzle needed a rung rated by estimate, or search); None when unrated.
     """
 
     puzzle: str
@@ -64,6 +66,7 @@ class SolveResult:
     difficulty: str | None
     ep: float | None = None
     ed: float | None = None
+    rating_exact: bool | None = None
 
     def to_dict(self) -> dict[str, Any]:
         """Plain JSON-ready values; ``metrics`` as a nested dict."""
@@ -77,4 +80,5 @@ class SolveResult:
             "difficulty": self.difficulty,
             "ep": self.ep,
             "ed": self.ed,
+            "rating_exact": self.rating_exact,
         }

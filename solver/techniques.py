@@ -3,13 +3,30 @@ finds in one sweep, and returns a ``solver.board.Found``: how many times it fire
 found nothing), the extra difficulty of the instance, and the contradiction that stopped it.
 
 Every technique is sound without assuming a unique solution, except those of
-``solver.uniqueness`` (unique rectangle, BUG), whose results the engine never trusts for the
-status.
+``solver.uniqueness`` (unique rectangles and loops) and ``solver.bug`` (BUG), whose results
+the engine never trusts for the status.
 """
 
 from __future__ import annotations
 
+from solver.bug import (
+    bug,
+    bug_type_2,
+    bug_type_3,
+    bug_type_4,
+    sukaku_bug_type_2,
+    sukaku_bug_type_3,
+    sukaku_bug_type_4,
+)
 from solver.chains import forcing_chain
+from solver.cycles import (
+    bidirectional_cycle,
+    bidirectional_x_cycle,
+    bidirectional_y_cycle,
+    forcing_x_chain,
+    forcing_xy_chain,
+)
+from solver.exclusion import aligned_pair_exclusion
 from solver.fish import jellyfish, swordfish, x_wing
 from solver.intersections import claiming, direct_claiming, direct_pointing, pointing
 from solver.singles import full_house, hidden_single_box, hidden_single_line, naked_single
@@ -24,11 +41,23 @@ from solver.subsets import (
     naked_triple,
 )
 from solver.turbot import empty_rectangle, skyscraper, turbot_fish, two_string_kite
-from solver.uniqueness import bug, unique_rectangle
+from solver.uniqueness import (
+    sukaku_unique_loop,
+    sukaku_unique_rectangle,
+    unique_loop,
+    unique_rectangle,
+)
 from solver.wings import xy_wing, xyz_wing
 
 __all__ = [
+    "aligned_pair_exclusion",
+    "bidirectional_cycle",
+    "bidirectional_x_cycle",
+    "bidirectional_y_cycle",
     "bug",
+    "bug_type_2",
+    "bug_type_3",
+    "bug_type_4",
     "claiming",
     "direct_claiming",
     "direct_hidden_pair",
@@ -36,6 +65,8 @@ __all__ = [
     "direct_pointing",
     "empty_rectangle",
     "forcing_chain",
+    "forcing_x_chain",
+    "forcing_xy_chain",
     "full_house",
     "hidden_pair",
     "hidden_quad",
@@ -49,9 +80,15 @@ __all__ = [
     "naked_triple",
     "pointing",
     "skyscraper",
+    "sukaku_bug_type_2",
+    "sukaku_bug_type_3",
+    "sukaku_bug_type_4",
+    "sukaku_unique_loop",
+    "sukaku_unique_rectangle",
     "swordfish",
     "turbot_fish",
     "two_string_kite",
+    "unique_loop",
     "unique_rectangle",
     "x_wing",
     "xy_wing",

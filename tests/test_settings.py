@@ -5,8 +5,9 @@ from __future__ import annotations
 import pytest
 
 from db.urls import mask_url
+from solver import MAX_CHAIN_BUDGET
 from worker.errors import SettingsError
-from worker.settings import Settings, batch_size, broker_url, database_url
+from worker.settings import Settings, batch_size, broker_url, chain_budget, database_url
 
 
 def test_the_solver_backend_defaults_to_auto(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -126,3 +127,31 @@ def test_a_batch_size_outside_what_the_option_allows_names_the_limits(
     monkeypatch.setenv("SUDOKU_BATCH_SIZE", value)
     with pytest.raises(SettingsError, match=rf"^SUDOKU_BATCH_SIZE='{value}' is out of range"):
         batch_size()
+
+
+def test_the_chain_budget_is_0_unless_set(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Without SUDOKU_CHAIN_BUDGET SE's chains are never tried; a count up to the bound is
+    taken as given."""
+    monkeypatch.delenv("SUDOKU_CHAIN_BUDGET", raising=False)
+    assert Settings.from_env().chain_budget == 0
+    monkeypatch.setenv("SUDOKU_CHAIN_BUDGET", f"{MAX_CHAIN_BUDGET}")
+    assert Settings.from_env().chain_budget == MAX_CHAIN_BUDGET
+    monkeypatch.setenv("SUDOKU_CHAIN_BUDGET", " 1000 ")
+    assert chain_budget() == 1000
+
+
+@pytest.mark.parametrize("value", ["-1", f"{MAX_CHAIN_BUDGET + 1}"])
+def test_a_chain_budget_out_of_range_names_the_limits(
+    monkeypatch: pytest.MonkeyPatch, value: str
+) -> None:
+    """SUDOKU_CHAIN_BUDGET is held to 0 to MAX_CHAIN_BUDGET, the range the solver takes."""
+    monkeypatch.setenv("SUDOKU_CHAIN_BUDGET", value)
+    expected = rf"^SUDOKU_CHAIN_BUDGET='{value}' is out of range: expected 0 to {MAX_CHAIN_BUDGET}"
+    with pytest.raises(SettingsError, match=expected):
+        chain_budget()
+
+
+def test_a_chain_budget_that_is_not_an_integer_is_refused(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("SUDOKU_CHAIN_BUDGET", "lots")
+    with pytest.raises(SettingsError, match=r"^SUDOKU_CHAIN_BUDGET='lots' is not an integer"):
+        Settings.from_env()

@@ -35,7 +35,7 @@ def make_app(config: Settings | None = None) -> Celery:
     s = config or get_settings()
     app = producer_app(s.broker_url, s.queue)
     app.conf.update(
-        include=["worker.tasks.solve"],
+        include=["worker.tasks.solve", "worker.tasks.push"],
         # Ack only after the batch is stored: a crash mid-batch leaves the message to redeliver.
         task_acks_late=True,
         # A killed pool process requeues its batch instead of acking it (lost otherwise) ...
@@ -69,6 +69,13 @@ def make_app(config: Settings | None = None) -> Celery:
         worker_cancel_long_running_tasks_on_connection_loss=True,
         worker_hijack_root_logger=False,
     )
+    if s.result_backend:  # results of pushed puzzles also as task results, JSON
+        app.conf.update(
+            result_backend=s.result_backend,
+            result_serializer="json",
+            result_accept_content=["json"],
+            result_expires=86_400,  # a day: SQL keeps them for good
+        )
     if s.worker_concurrency:
         app.conf.worker_concurrency = s.worker_concurrency
     # Each worker also re-sends batches whose message the broker lost (worker/recovery.py).

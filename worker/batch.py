@@ -17,21 +17,32 @@ HOST = socket.gethostname()
 
 
 def solve_batch(
-    collection_id: int, puzzles: Sequence[tuple[int, str]], *, node_budget: int | None = None
+    collection_id: int,
+    puzzles: Sequence[tuple[int, str]],
+    *,
+    node_budget: int | None = None,
+    profile: str = solver.DEFAULT_PROFILE,
+    chain_budget: int = 0,
 ) -> list[ResultRow]:
-    """Solve every `(puzzle_id, givens)` of one batch of `collection_id`; one row per puzzle,
-    in order. The solver is entered once for the whole batch; the rows share one `solved_at`."""
+    """Solve every `(puzzle_id, givens)` of one batch of `collection_id`, rated on `profile`
+    with up to `chain_budget` steps of SE's chains a puzzle; one row per puzzle, in order. The
+    solver is entered once for the whole batch; the rows share one `solved_at`."""
     budget = {} if node_budget is None else {"node_budget": node_budget}
-    timed = solver.solve_many_timed([givens for _, givens in puzzles], **budget)
+    givens = [text for _, text in puzzles]
+    timed = solver.solve_many_timed(givens, profile=profile, chain_budget=chain_budget, **budget)
     solved_at = datetime.now(UTC)
     return [
-        result_row(puzzle_id, result, seconds * 1000.0, solved_at)
+        result_row(puzzle_id, result, seconds * 1000.0, solved_at, profile)
         for (puzzle_id, _), (result, seconds) in zip(puzzles, timed, strict=True)
     ]
 
 
 def result_row(
-    puzzle_id: int, result: solver.SolveResult, solve_ms: float, solved_at: datetime
+    puzzle_id: int,
+    result: solver.SolveResult,
+    solve_ms: float,
+    solved_at: datetime,
+    profile: str = solver.DEFAULT_PROFILE,
 ) -> ResultRow:
     """The `results` row of one solved puzzle."""
     metrics = result.metrics
@@ -51,6 +62,8 @@ def result_row(
         result.difficulty_score,
         result.ep,
         result.ed,
+        result.rating_exact,
+        profile,
         solver.SOLVER_VERSION,
         round(solve_ms, 3),
         HOST,

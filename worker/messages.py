@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Mapping
 from typing import Any
 
@@ -10,11 +11,21 @@ from celery import Celery
 from kombu.connection import Connection
 
 from db.imports import BatchWork
+from db.models import NAME_LENGTH
+from db.submissions import DEFAULT_COLLECTION, Pushed
 from db.urls import mask_url
 from solver.grid import to_text
 from worker.errors import BrokerUnavailable, MessageError
+from worker.settings import MAX_BATCH_SIZE
 
 TASK_NAME = "sudoku.solve_batch"
+# The public task producers send puzzle strings to (README "Use it from your application").
+PUSH_TASK_NAME = "sudoku.solve"
+PUSH_FIELDS = ("puzzles", "collection", "reference")
+NAME_LIMIT = NAME_LENGTH  # characters of a collection name or a reference (their columns)
+# How a producer publishes: waiting out a broker restart (about four minutes) rather than
+# losing the message, then `BrokerUnavailable`.
+PUBLISH_RETRY = {"max_retries": 120, "interval_start": 0.5, "interval_step": 0.5, "interval_max": 2}
 # Seconds a command waits for the broker when it starts, before it says the broker is away:
 # two attempts of 2 s, a second apart (a refused connection is reported in about a second;
 # a host that drops packets, or a server that never answers, takes the whole bound).
@@ -47,6 +58,45 @@ def _puzzle(index: int, item: Any) -> tuple[int, str]:
     if not isinstance(givens, str) or len(givens) != 81 or not GIVENS_CHARS.issuperset(givens):
         raise MessageError(f"puzzles[{index}] givens are not 81 normalised cells: {givens!r:.100}")
     return pid, givens
+
+
+def decode_push(task_id: str, args: Any, kwargs: Any) -> Pushed:
+    """The message of a `sudoku.solve` task: one puzzle string or a list of them (the only
+    positional argument, or `puzzles=`), an optional `collection` name and `reference`.
+    MessageError says what is wrong. An item of the list that is not a string is kept, as
+    its JSON text, to be recorded as a rejected string: nothing a producer sent is lost."""
+    if not isinstance(args, list | tuple) or not isinstance(kwargs, dict):
+        raise MessageError("args must be a list and kwargs an object")
+    unknown = sorted(set(kwargs) - set(PUSH_FIELDS))
+    if unknown:
+        raise MessageError(f"unknown arguments {unknown}: expected {', '.join(PUSH_FIELDS)}")
+    if len(args) > 1 or (args and "puzzles" in kwargs):
+        raise MessageError("give the puzzles once: one positional argument, or puzzles=")
+    if not args and "puzzles" not in kwargs:
+        raise MessageError("no puzzles: send one puzzle string or a list of them")
+    puzzles = args[0] if args else kwargs["puzzles"]
+    one = isinstance(puzzles, str)
+    if one:
+        puzzles = [puzzles]
+    if not isinstance(puzzles, list) or not 1 <= len(puzzles) <= MAX_BATCH_SIZE:
+        raise MessageError(
+            f"puzzles must be a string or a list of 1 to {MAX_BATCH_SIZE:,} strings, "
+            f"got {puzzles!r:.80}"
+        )
+    strings = [item if isinstance(item, str) else json.dumps(item) for item in puzzles]
+    collection = _name(kwargs, "collection") or DEFAULT_COLLECTION
+    return Pushed(task_id, strings, collection, _name(kwargs, "reference"), one)
+
+
+def _name(kwargs: dict[str, Any], field: str) -> str | None:
+    value = kwargs.get(field)
+    if value is None:
+        return None
+    if not isinstance(value, str) or not 0 < len(value.strip()) <= NAME_LIMIT:
+        raise MessageError(f"{field} must be a string of 1 to {NAME_LIMIT} characters")
+    if any(ord(char) < 32 for char in value):
+        raise MessageError(f"{field} must not hold control characters: {value!r:.80}")
+    return value.strip()
 
 
 def broker_unavailable(celery: Celery, exc: BaseException) -> BrokerUnavailable:
@@ -99,12 +149,7 @@ def batch_sender(celery: Celery, *, patient: bool = True) -> Callable[[BatchWork
                 TASK_NAME,
                 kwargs=work.to_message(),
                 retry=patient,
-                retry_policy={
-                    "max_retries": 120,
-                    "interval_start": 0.5,
-                    "interval_step": 0.5,
-                    "interval_max": 2,
-                },
+                retry_policy=PUBLISH_RETRY,
             )
         except kombu.exceptions.OperationalError as exc:
             raise broker_unavailable(celery, exc) from exc

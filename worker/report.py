@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from solver import LABELS, STATUSES
-from solver.rating import BUCKETS, SCALE_BOTTOM, SCALE_TOP, SEARCH_FLOOR, TOP_BUCKET
+from solver.rating import BUCKETS, SCALE_BOTTOM, SCALE_TOP, SEARCH_FLOOR, TOP_BUCKET, search_floor
 from worker.errors import MissingExtra, OutputError
 from worker.progress import counted
 
@@ -110,11 +110,12 @@ def _scores(ax: Any, scores: Distribution, unsolved: str | None) -> None:
         ax.axvspan(bottom - STEP / 2, limit - STEP / 2, color=COLOURS[name], alpha=0.13, lw=0)
         middle = (max(bottom, SCALE_BOTTOM) + min(limit, SCALE_TOP)) / 2
         ax.text(middle, 0.97, name, transform=ax.get_xaxis_transform(), ha="center", va="top")
-    ax.axvline(SEARCH_FLOOR - STEP / 2, color="#555555", ls="--", lw=1)
+    floor = search_floor(0)  # SE's chains tried (SUDOKU_CHAIN_BUDGET): from SEARCH_FLOOR
+    ax.axvline(floor - STEP / 2, color="#555555", ls="--", lw=1)
     ax.text(
-        SEARCH_FLOOR,
+        floor,
         0.88,
-        f"estimated from {SEARCH_FLOOR}: forcing chains or search",
+        f"estimated from {floor} ({SEARCH_FLOOR} with SE's chains): forcing chains or search",
         transform=ax.get_xaxis_transform(),
         va="top",
         color="#555555",

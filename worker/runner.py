@@ -52,10 +52,14 @@ class LocalPool:
         node_budget: int | None = None,
         on_solved: OnSolved | None = None,
         on_dispatched: OnSolved | None = None,
+        profile: str = solver.DEFAULT_PROFILE,
+        chain_budget: int = 0,
     ) -> None:
         self.sessions = sessions
         self.workers = workers
         self.node_budget = node_budget
+        self.profile = profile
+        self.chain_budget = chain_budget
         self.on_solved = on_solved or (lambda _n: None)
         self.on_dispatched = on_dispatched or (lambda _total: None)  # puzzles handed out so far
         self.dispatched = 0
@@ -70,7 +74,12 @@ class LocalPool:
         while len(self._inflight) >= IN_FLIGHT_PER_WORKER * self.workers:
             self._store(wait(self._inflight, return_when=FIRST_COMPLETED).done)
         future = self._pool.submit(
-            solve_batch, work.collection_id, work.puzzles, node_budget=self.node_budget
+            solve_batch,
+            work.collection_id,
+            work.puzzles,
+            node_budget=self.node_budget,
+            profile=self.profile,
+            chain_budget=self.chain_budget,
         )
         self._inflight[future] = work
         self.dispatched += len(work.puzzles)
@@ -118,10 +127,14 @@ def local_pool(
     node_budget: int | None = None,
     on_solved: OnSolved | None = None,
     on_dispatched: OnSolved | None = None,
+    profile: str = solver.DEFAULT_PROFILE,
+    chain_budget: int = 0,
 ) -> Iterator[LocalPool]:
     """A LocalPool; on leaving, every batch dispatched is stored (or, on an error or an
     interrupt, the batches not finished are cancelled and stay pending for a re-run)."""
-    pool = LocalPool(sessions, workers, node_budget, on_solved, on_dispatched)
+    pool = LocalPool(
+        sessions, workers, node_budget, on_solved, on_dispatched, profile, chain_budget
+    )
     try:
         yield pool
         pool.drain()

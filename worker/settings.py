@@ -15,7 +15,7 @@ import os
 from dataclasses import dataclass
 
 from db.urls import database_url_problem, mask_url
-from solver import DEFAULT_NODE_BUDGET
+from solver import DEFAULT_NODE_BUDGET, DEFAULT_PROFILE, MAX_CHAIN_BUDGET, PROFILES
 from worker.errors import SettingsError
 
 DEFAULT_DATABASE_URL = "sqlite:///sudoku.db"
@@ -23,6 +23,10 @@ DEFAULT_BROKER_URL = "redis://127.0.0.1:6379/0"
 DEFAULT_QUEUE = "sudoku"
 DEFAULT_BATCH_SIZE = 1_000  # ~50 ms of compiled solving: a message or a commit is small beside it
 MAX_BATCH_SIZE = 10_000  # a message of 10,000 puzzles is about 1 MB
+# Pushed puzzles (task sudoku.solve) are stored in groups of up to this many puzzles, a group
+# waiting at most this long for more messages after its first: one transaction a group.
+DEFAULT_GROUP_SIZE = 500
+DEFAULT_GROUP_WAIT_MS = 50
 SOLVER_BACKENDS = ("auto", "native", "python")
 # The brokers the workers are tested on (kombu's names for them) and the URL form of each.
 BROKER_SCHEMES = ("redis", "rediss", "amqp", "amqps", "pyamqp")
@@ -34,7 +38,12 @@ VARIABLES = (
     "SUDOKU_BROKER_URL",
     "SUDOKU_QUEUE",
     "SUDOKU_BATCH_SIZE",
+    "SUDOKU_GROUP_SIZE",
+    "SUDOKU_GROUP_WAIT_MS",
+    "SUDOKU_RESULT_BACKEND",
     "SUDOKU_NODE_BUDGET",
+    "SUDOKU_RATING_PROFILE",
+    "SUDOKU_CHAIN_BUDGET",
     "SUDOKU_SOLVER_BACKEND",
     "SUDOKU_WORKER_CONCURRENCY",
     "SUDOKU_TASK_SOFT_TIME_LIMIT",
@@ -103,9 +112,38 @@ def batch_size() -> int:
     return _integer("SUDOKU_BATCH_SIZE", DEFAULT_BATCH_SIZE, 1, MAX_BATCH_SIZE)
 
 
+def result_backend() -> str | None:
+    """SUDOKU_RESULT_BACKEND: where workers also put each pushed puzzle's result (a Celery
+    result backend URL, e.g. redis://HOST:6379/1); unset, results go to SQL only."""
+    url = _raw("SUDOKU_RESULT_BACKEND")
+    if url is not None and "://" not in url:
+        raise SettingsError(
+            f"SUDOKU_RESULT_BACKEND={mask_url(url)!r}: not a URL, expected redis://HOST:6379/DB"
+        )
+    return url
+
+
 def node_budget() -> int:
     """SUDOKU_NODE_BUDGET: search nodes per puzzle before it is `gave_up`."""
     return _integer("SUDOKU_NODE_BUDGET", DEFAULT_NODE_BUDGET, 1)
+
+
+def rating_profile() -> str:
+    """SUDOKU_RATING_PROFILE: the ladder puzzles are rated on (classic: Sudoku Explainer;
+    sukaku: SukakuExplainer)."""
+    raw = _raw("SUDOKU_RATING_PROFILE")
+    name = (raw or DEFAULT_PROFILE).lower()
+    if name not in PROFILES:
+        expected = ", ".join(PROFILES)
+        raise SettingsError(f"SUDOKU_RATING_PROFILE={raw!r}: expected one of {expected}")
+    return name
+
+
+def chain_budget() -> int:
+    """SUDOKU_CHAIN_BUDGET: steps of Sudoku Explainer's cycles and forcing chains a puzzle's
+    rating may take (0, the default: never; a puzzle that needs more keeps an estimate,
+    rating_exact false)."""
+    return _integer("SUDOKU_CHAIN_BUDGET", 0, 0, MAX_CHAIN_BUDGET)
 
 
 def solver_backend() -> str:
@@ -140,7 +178,12 @@ class Settings:
     broker_url: str = DEFAULT_BROKER_URL
     queue: str = DEFAULT_QUEUE
     batch_size: int = DEFAULT_BATCH_SIZE
+    group_size: int = DEFAULT_GROUP_SIZE
+    group_wait: float = DEFAULT_GROUP_WAIT_MS / 1000  # seconds
+    result_backend: str | None = None
     node_budget: int = DEFAULT_NODE_BUDGET
+    rating_profile: str = DEFAULT_PROFILE
+    chain_budget: int = 0  # 0: SE's chains never tried (estimates past aligned pair exclusion)
     worker_concurrency: int = 0  # 0: one process per core
     task_soft_time_limit: int = 240
     task_time_limit: int = 300
@@ -170,7 +213,12 @@ class Settings:
             broker_url=broker_url(),
             queue=queue(),
             batch_size=batch_size(),
+            group_size=_integer("SUDOKU_GROUP_SIZE", DEFAULT_GROUP_SIZE, 1, MAX_BATCH_SIZE),
+            group_wait=_integer("SUDOKU_GROUP_WAIT_MS", DEFAULT_GROUP_WAIT_MS, 0, 60_000) / 1000,
+            result_backend=result_backend(),
             node_budget=node_budget(),
+            rating_profile=rating_profile(),
+            chain_budget=chain_budget(),
             worker_concurrency=_integer("SUDOKU_WORKER_CONCURRENCY", cls.worker_concurrency, 0),
             task_soft_time_limit=_integer(
                 "SUDOKU_TASK_SOFT_TIME_LIMIT", cls.task_soft_time_limit, 1

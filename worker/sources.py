@@ -48,9 +48,9 @@ _FIRST_FIELD = re.compile(r"\s*([^\s,]*)")
 # bytes without the solver (conflicting givens are screened in bulk, `_SCREEN_EVERY` records at
 # a time). Any other line takes the general path, which also names what is wrong.
 _EMPTY = solver.EMPTY_CHARS.encode("ascii")  # every way a file may write an empty cell
-_PLAIN_FIELD = re.compile(
-    rb"[ \t\n\r\f\v]*([1-9" + re.escape(_EMPTY) + rb"]{81})(?![^ \t\n\r\f\v,])"
-)
+_CELLS = rb"[1-9" + re.escape(_EMPTY) + rb"]{81}"  # a plain puzzle: 81 cell characters
+_PLAIN_FIELD = re.compile(rb"[ \t\n\r\f\v]*(" + _CELLS + rb")(?![^ \t\n\r\f\v,])")
+_PLAIN_CELLS = re.compile(_CELLS)
 _CELL_TEXT = to_text(range(10))  # a parsed cell (0 = empty) as normalised text: ".12...9"
 _TO_DOTS = bytes.maketrans(_EMPTY, _CELL_TEXT[0].encode("ascii") * len(_EMPTY))
 _SCREEN_EVERY = 256
@@ -442,3 +442,42 @@ def _interrupted(rows: list[_Row], by: _Line | None) -> Rejected:
         what = f"line {by.number}"
     reason = f"grid interrupted: {len(rows)} of 9 rows, then {what}"
     return _reject(rows[0][0].number, _grid_raw(rows), reason)
+
+
+# --- Pushed strings ---------------------------------------------------------------------
+
+
+def judge_all_pushed(texts: Iterable[str]) -> dict[str, Record]:
+    """`judge_pushed` of each string, a string given twice judged once. A plain string (81
+    ASCII cell characters) takes the fast path of a plain file line: normalised from its
+    bytes, conflicting givens screened in bulk (and judged again, for their reason)."""
+    judged: dict[str, Record] = {}
+    fast: list[str] = []  # the plain strings, in order
+    puzzles: list[str] = []  # their normalised givens
+    for text in texts:
+        if text in judged:
+            continue
+        data = text.encode("ascii") if text.isascii() else b""
+        if _PLAIN_CELLS.fullmatch(data):
+            puzzles.append(data.translate(_TO_DOTS).decode("ascii"))
+            judged[text] = Accepted(0, puzzles[-1])
+            fast.append(text)
+        else:
+            judged[text] = judge_pushed(text)
+    for k in conflicting(puzzles):
+        judged[fast[k]] = judge_pushed(fast[k])
+    return judged
+
+
+def pushed_puzzle(text: str) -> str | None:
+    """The normalised givens of a pushed string (`judge_pushed`), None if it is no puzzle."""
+    judged = judge_pushed(text)
+    return judged.puzzle if isinstance(judged, Accepted) else None
+
+
+def judge_pushed(text: str) -> Record:
+    """A string a producer pushed, as a puzzle: its 81 cells, written on one line or several,
+    whitespace anywhere ignored; a column in a reason counts from 1 in the string as sent."""
+    kept = [k for k, char in enumerate(text) if not char.isspace()]
+    cells = "".join([text[k] for k in kept])
+    return _judge(0, text, cells, lambda i: (f"column {kept[i - 1] + 1}", kept[i - 1] + 1))

@@ -19,7 +19,8 @@ const char *const STATUS_NAMES[STATUS_KINDS] = {"solved", "multiple", "unsolvabl
 const char *const CONTRADICTION_NAMES[CONTRADICTION_KINDS] = {"", "no_candidate", "cannot_hold",
                                                               "no_place", "both_branches"};
 static const char *const RESULT_FIELDS[RESULT_FIELD_COUNT] = {
-    "puzzle", "status", "solution", "reason", "metrics", "difficulty_score", "difficulty", "ep", "ed"};
+    "puzzle", "status", "solution", "reason", "metrics", "difficulty_score", "difficulty", "ep", "ed",
+    "rating_exact"};
 static const char *const METRIC_FIELDS[METRIC_FIELD_COUNT] = {
     "solved_by_elimination", "hardest_technique", "technique_counts", "recursion_depth",
     "guesses", "backtracks", "givens", "nodes"};
@@ -132,23 +133,27 @@ static int fields(PyObject *tables, const char *key, int *used, const char *cons
 
 static int rung(PyObject *entry, int k) {
     const char *key = "ladder";
-    PyObject *name;
-    int tenths, estimated, assumes;
-    if (!PyArg_ParseTuple(entry, "Uipp;ladder entries are (name, tenths, estimated, assumes)",
-                          &name, &tenths, &estimated, &assumes))
+    PyObject *name, *function;
+    int tenths, estimated, assumes, se_chain;
+    if (!PyArg_ParseTuple(entry,
+                          "UUippp;ladder entries are (name, function, tenths, estimated, assumes, "
+                          "se_chain)",
+                          &name, &function, &tenths, &estimated, &assumes, &se_chain))
         return 0;
     if (!text(name, key, &G.rung_names[k])) return 0;
     Rung *r = &T.rungs[k];
     r->name = PyUnicode_AsUTF8(G.rung_names[k]);
-    r->apply = r->name ? technique_named(r->name) : NULL;
+    const char *fn = PyUnicode_AsUTF8(function);
+    r->apply = r->name && fn ? technique_named(fn) : NULL;
     if (!r->apply) {
         char why[160];
-        snprintf(why, sizeof why, "the core has no technique '%.60s'", r->name ? r->name : "?");
+        snprintf(why, sizeof why, "the core has no technique '%.60s'", fn ? fn : "?");
         return refuse(key, why);
     }
     r->tenths = tenths;
     r->estimated = estimated;
     r->assumes_uniqueness = assumes;
+    r->se_chain = se_chain;
     return 1;
 }
 
@@ -157,22 +162,45 @@ static int ladder(PyObject *tables, int *used) {
     if (!items) return 0;
     int ok = 1;
     T.n = (int)PyTuple_GET_SIZE(items);
-    T.n_exact = 0;
-    for (int k = 0; ok && k < T.n; k++) {
-        ok = rung(PyTuple_GET_ITEM(items, k), k);
-        T.all[k] = k;
-        if (ok && !T.rungs[k].estimated) T.exact[T.n_exact++] = k;
-    }
+    for (int k = 0; ok && k < T.n; k++) ok = rung(PyTuple_GET_ITEM(items, k), k);
     Py_DECREF(items);
     for (int j = 0; ok && j < technique_count(); j++) {
         int found = 0;
-        for (int k = 0; k < T.n; k++) found |= !strcmp(T.rungs[k].name, technique_name(j));
+        for (int k = 0; k < T.n; k++) found |= T.rungs[k].apply == technique_named(technique_name(j));
         if (!found) {
             char why[160];
             snprintf(why, sizeof why, "the core's technique '%s' is not on the ladder", technique_name(j));
             ok = refuse("ladder", why);
         }
     }
+    return ok;
+}
+
+/* Each profile's ladder: rung indices in its order, each rung at most once. */
+static int profiles(PyObject *tables, int *used) {
+    PyObject *items = sequence(tables, "profiles", used, 1, MAX_PROFILES);
+    if (!items) return 0;
+    int ok = 1;
+    T.n_profiles = (int)PyTuple_GET_SIZE(items);
+    for (int p = 0; ok && p < T.n_profiles; p++) {
+        PyObject *rungs = PySequence_Tuple(PyTuple_GET_ITEM(items, p));
+        ok = rungs && PyTuple_GET_SIZE(rungs) <= T.n ? 1 : refuse("profiles", "not a list of rungs");
+        int seen[MAX_RUNGS] = {0};
+        T.n_all[p] = T.n_exact[p] = 0;
+        for (Py_ssize_t j = 0; ok && j < PyTuple_GET_SIZE(rungs); j++) {
+            long k = PyLong_AsLong(PyTuple_GET_ITEM(rungs, j));
+            if (k < 0 || k >= T.n || seen[k]) {
+                PyErr_Clear();
+                ok = refuse("profiles", "a rung index out of the ladder, or twice");
+                break;
+            }
+            seen[k] = 1;
+            T.all[p][T.n_all[p]++] = (int)k;
+            if (!T.rungs[k].estimated) T.exact[p][T.n_exact[p]++] = (int)k;
+        }
+        Py_XDECREF(rungs);
+    }
+    Py_DECREF(items);
     return ok;
 }
 
@@ -217,16 +245,21 @@ static int classes(PyObject *tables, int *used) {
 }
 
 static int read_tables(PyObject *tables) {
-    int used = 0, copies[2], estimate_ok;
-    double scale[3], estimate[3];
+    int used = 0, copies[2], loops[4], bug3[2], estimate_ok;
+    double scale[2], estimate[3], floors[2 * MAX_PROFILES];
     PyObject *no_solution;
-    estimate_ok = numbers(tables, "scale", &used, scale, 3, 0) &&
+    estimate_ok = numbers(tables, "scale", &used, scale, 2, 0) &&
                   numbers(tables, "estimate", &used, estimate, 3, 0) &&
                   numbers(tables, "copies", &used, copies, 2, 1);
-    if (!estimate_ok || !ladder(tables, &used) || !labels(tables, &used) || !markers(tables, &used) ||
+    if (!estimate_ok || !ladder(tables, &used) || !profiles(tables, &used) ||
+        !numbers(tables, "search_floors", &used, floors, 2 * T.n_profiles, 0) || !labels(tables, &used) ||
+        !markers(tables, &used) ||
         !classes(tables, &used) ||
         !numbers(tables, "length_bonus", &used, T.length_bonus, MAX_LENGTH + 1, 1) ||
-        !numbers(tables, "unique_rectangle_type_2_bonus", &used, &T.ur_type_2_bonus, 1, 1) ||
+        !numbers(tables, "loop_bonus", &used, T.loop_bonus, 8, 1) ||
+        !numbers(tables, "unique_loops", &used, loops, 4, 1) ||
+        !numbers(tables, "bug_type_3", &used, bug3, 2, 1) ||
+        !numbers(tables, "length_added", &used, T.length_added, MAX_LENGTH + 1, 0) ||
         !names(tables, "statuses", &used, STATUS_NAMES, 0, SOLVER_BUG, G.statuses) ||
         !names(tables, "contradictions", &used, CONTRADICTION_NAMES, 1, CONTRADICTION_KINDS,
                G.contradictions) ||
@@ -236,12 +269,23 @@ static int read_tables(PyObject *tables) {
         return 0;
     if (copies[0] < 1 || copies[0] > MAX_COPIES) return refuse("copies", "between 1 and 16 copies");
     T.scale_bottom = scale[0];
-    T.search_floor = scale[1];
-    T.scale_top = scale[2];
+    T.scale_top = scale[1];
+    for (int p = 0; p < T.n_profiles; p++) {
+        T.search_floor[p][0] = floors[2 * p];
+        T.search_floor[p][1] = floors[2 * p + 1];
+    }
     T.estimate_base = estimate[0];
     T.estimate_slope = estimate[1];
     T.candidate_weight = estimate[2];
     T.copies = copies[0];
+    T.n_loop_bonus = 4;
+    T.loop_naked_bonus = loops[0];
+    T.loop_hidden_bonus = loops[1];
+    T.loop_largest_set = loops[2];
+    T.loop_max_extra_cells = loops[3];
+    T.bug_type_3_bonus = bug3[0];
+    T.bug_largest_set = bug3[1];
+    if (T.loop_largest_set > 8 || T.bug_largest_set > 9) return refuse("unique_loops", "sets too large");
     T.copy_guess_limit = copies[1];
     if (used != PyDict_GET_SIZE(tables)) return refuse("(all)", "it holds tables the core does not use");
     return 1;

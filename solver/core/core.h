@@ -69,28 +69,37 @@ enum contradiction_kind { NO_CONTRADICTION = 0, NO_CANDIDATE, CANNOT_HOLD, NO_PL
 extern const char *const CONTRADICTION_NAMES[CONTRADICTION_KINDS];
 
 #define MAX_RUNGS 64
-#define MAX_LENGTH 81             /* the longest chain: a chain's length counts changed cells */
+#define MAX_PROFILES 8            /* rating profiles: a ladder each (solver/ladder.py LADDERS) */
+#define MAX_LENGTH (2 * 729)      /* the longest chain: cells changed, or potentials (cycles.c) */
 #define MAX_COPIES 16             /* symmetric copies searched for the estimate */
 typedef struct Board Board;
 typedef struct Found Found;
 typedef Found (*technique_fn)(Board *);
 typedef struct {
-    const char *name;             /* owned by the configured ladder (Python str, kept alive) */
+    const char *name;             /* owned by the configured ladder (Python str, kept alive);
+                                   * two rungs share a name where the profiles' Explainers
+                                   * apply one rule their own way */
     int tenths;                   /* the SE value, in tenths */
     int estimated;                /* rated by the estimate above the exact ladder */
     int assumes_uniqueness;       /* a path using it proves nothing about uniqueness */
+    int se_chain;                 /* one of SE's chains: tried within the chain budget */
     technique_fn apply;
 } Rung;
 typedef struct {
     Rung rungs[MAX_RUNGS];
     int n;
-    int exact[MAX_RUNGS], n_exact; /* the rungs not estimated, in ladder order */
-    int all[MAX_RUNGS];            /* every rung, in ladder order */
+    int n_profiles;                /* each profile's ladder, as rung indices in its order: */
+    int all[MAX_PROFILES][MAX_RUNGS], n_all[MAX_PROFILES];       /* every rung */
+    int exact[MAX_PROFILES][MAX_RUNGS], n_exact[MAX_PROFILES];   /* those not estimated */
     int length_bonus[MAX_LENGTH + 1];
-    int ur_type_2_bonus;
+    int loop_bonus[4][2], n_loop_bonus;  /* (length, tenths): solver/uniqueness.py LOOP_BONUS */
+    int loop_naked_bonus, loop_hidden_bonus, loop_largest_set, loop_max_extra_cells;
+    int bug_type_3_bonus, bug_largest_set;
+    double length_added[MAX_LENGTH + 1];  /* SE's extra for a chain's length, as SE sums it */
     double buckets[8];            /* upper bounds of the labels below the top bucket */
     int n_buckets;                /* label n_buckets: the top bucket; n_buckets + 1: search */
-    double scale_bottom, search_floor, scale_top;
+    double scale_bottom, scale_top;
+    double search_floor[MAX_PROFILES][2];  /* the estimate's floor: without, with SE's chains */
     double estimate_base, estimate_slope, candidate_weight;
     int copies, copy_guess_limit;
     uint8_t empty_char[128];      /* 1 for the characters that mark an empty cell */
@@ -136,6 +145,18 @@ typedef struct {
 
 #define MAX_LOCKS 256
 
+/* The chain SE would apply (cycles.c): its rung, SE's order among chains, its extra tenths, the
+ * candidates it removes, and the digit it places (place_cell -1: none). */
+typedef struct {
+    technique_fn rung;            /* NULL: no chain */
+    double difficulty;
+    int complexity, rank, bonus;
+    mask_t removals[81];
+    int place_cell;
+    mask_t place_bit;
+    int forcing_start;            /* a forcing chain of the search under way: its start (else -1) */
+} ChainHint;
+
 struct Board {
     uint8_t values[81];
     mask_t cands[81];
@@ -144,13 +165,17 @@ struct Board {
     /* Views of the candidates, each computed on demand and kept while the board does not
      * change (`version` moves with every change). A technique reads the views it needs
      * before changing anything, so what it reads is the state it started from. */
-    uint32_t version, digits_at, positions_at, links_at, locks_at[2];
+    uint32_t version, digits_at, positions_at, links_at, locks_at[2], loops_at, no_grave_at;
+    uint32_t chain_at;
+    int loops_key[4];             /* the easiest unique loop hint: found, value, type, sukaku */
+    int no_grave_sukaku;          /* no_grave_at holds for SukakuExplainer's BUG search */
     bb_t digits[9];               /* cells allowing digit d+1 */
     uint16_t positions[27][9];    /* bit k: cell k of unit u allows digit d+1 */
     Link links[9][27];
     uint8_t n_links[9];
     Lock locks[2][MAX_LOCKS];     /* [0] claiming, [1] pointing */
     int n_locks[2];
+    ChainHint chain;
 };
 
 void board_from_grid(Board *b, const uint8_t grid[81]);
@@ -175,7 +200,13 @@ Found x_wing(Board *), swordfish(Board *), jellyfish(Board *);
 Found skyscraper(Board *), two_string_kite(Board *), turbot_fish(Board *);
 Found empty_rectangle(Board *);
 Found xy_wing(Board *), xyz_wing(Board *);
-Found unique_rectangle(Board *), bug(Board *);
+Found unique_rectangle(Board *), unique_loop(Board *);
+Found sukaku_unique_rectangle(Board *), sukaku_unique_loop(Board *);
+Found bug(Board *), bug_type_2(Board *), bug_type_3(Board *), bug_type_4(Board *);
+Found sukaku_bug_type_2(Board *), sukaku_bug_type_3(Board *), sukaku_bug_type_4(Board *);
+Found aligned_pair_exclusion(Board *);
+Found bidirectional_x_cycle(Board *), bidirectional_y_cycle(Board *), forcing_x_chain(Board *);
+Found bidirectional_cycle(Board *), forcing_xy_chain(Board *);
 Found forcing_chain(Board *);
 
 /* ---- ladder.c ---- */
@@ -194,7 +225,8 @@ typedef struct {
     int n;
 } Path;
 
-Contradiction climb(Board *b, const int *rungs, int n, Path *path, int counts[MAX_RUNGS]);
+Contradiction climb(Board *b, const int *rungs, int n, Path *path, int counts[MAX_RUNGS],
+                    int64_t *chains);
 
 /* ---- search.c ---- */
 #define STATE 108                 /* 81 cell masks, then the digits placed in each unit */
@@ -209,7 +241,8 @@ int propagate(mask_t c[STATE], int *stack, int sp, uint32_t dirty);
 void search_run(Search *s, int64_t budget, const mask_t masks[81]);
 
 /* ---- effort.c and rating.c ---- */
-double stalled_score(const mask_t masks[81], int64_t budget, int64_t first, int has_first);
+double stalled_score(const mask_t masks[81], int64_t budget, int64_t first, int has_first,
+                     double floor);
 void rate(const Path *path, int has_beyond, double beyond, double *score, double *ep,
           double *ed);
 int label_of(double score, int searched);
@@ -229,10 +262,12 @@ typedef struct {
     int no_solution;              /* reason: solver.engine.NO_SOLUTION */
     uint8_t solution[81];
     int rated;
+    int exact;                    /* rated by SE values only (no estimate) */
     double score, ep, ed;
     int label;                    /* index into the configured labels */
 } Outcome;
 
-void solve_grid(const uint8_t grid[81], int64_t budget, Outcome *out);
+void solve_grid(const uint8_t grid[81], int64_t budget, int profile, int64_t chain_budget,
+                Outcome *out);
 
 #endif

@@ -93,16 +93,17 @@ static double round_to(double x, int digits) {
     return strtod(text, NULL);
 }
 
-static double estimate(double effort, int candidates) {
+static double estimate(double effort, int candidates, double floor) {
     double raw = T.estimate_base + T.estimate_slope * (effort + T.candidate_weight * candidates);
-    double floored = raw > T.search_floor ? raw : T.search_floor;
+    double floored = raw > floor ? raw : floor;
     return round_to(floored < T.scale_top ? floored : T.scale_top, 2);
 }
 
-double stalled_score(const mask_t masks[81], int64_t budget, int64_t first, int has_first) {
+double stalled_score(const mask_t masks[81], int64_t budget, int64_t first, int has_first,
+                     double floor) {
     int candidates = 0;
     for (int i = 0; i < 81; i++) {
         if (masks[i] & (masks[i] - 1)) candidates += pop(masks[i]);
     }
-    return estimate(mean_log_guesses(masks, budget, first, has_first), candidates);
+    return estimate(mean_log_guesses(masks, budget, first, has_first), candidates, floor);
 }

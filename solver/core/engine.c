@@ -76,23 +76,26 @@ static void solved(const uint8_t grid[81], const uint8_t solution[81], const Pat
     out->status = SOLVED;
     memcpy(out->solution, solution, 81);
     out->rated = 1;
+    out->exact = !has_beyond;
     rate(path, has_beyond, beyond, &out->score, &out->ep, &out->ed);
     out->label = label_of(out->score, searched);
 }
 
 static Path path;  /* the core runs under the GIL: one caller at a time */
 
-/* Climb the exact ladder, then the whole ladder if it stalls (solver/engine.py's _climb);
+/* Climb the exact ladder, then the whole ladder if it stalls, within the one chain budget
+ * `chains` (solver/engine.py's _climb);
  * `stall` gets the pencil marks where the exact ladder stalled, `stalled` says if it did. */
-static Contradiction climb_all(Board *board, Outcome *out, mask_t stall[81], int *stalled) {
+static Contradiction climb_all(Board *board, int profile, int64_t *chains, Outcome *out,
+                               mask_t stall[81], int *stalled) {
     Contradiction why = first_dead_cell(board);
     *stalled = 0;
     if (why.kind) return why;
-    why = climb(board, T.exact, T.n_exact, &path, out->counts);
+    why = climb(board, T.exact[profile], T.n_exact[profile], &path, out->counts, chains);
     if (!board->empty || why.kind) return why;
     board_masks(board, stall);
     *stalled = 1;
-    return climb(board, T.all, T.n, &path, out->counts);
+    return climb(board, T.all[profile], T.n_all[profile], &path, out->counts, chains);
 }
 
 static int assumed_uniqueness(const int counts[MAX_RUNGS]) {
@@ -102,7 +105,8 @@ static int assumed_uniqueness(const int counts[MAX_RUNGS]) {
     return 0;
 }
 
-void solve_grid(const uint8_t grid[81], int64_t budget, Outcome *out) {
+void solve_grid(const uint8_t grid[81], int64_t budget, int profile, int64_t chain_budget,
+                Outcome *out) {
     memset(out, 0, sizeof *out);
     out->hardest = -1;
     for (int i = 0; i < 81; i++) out->givens += grid[i] != 0;
@@ -115,7 +119,9 @@ void solve_grid(const uint8_t grid[81], int64_t budget, Outcome *out) {
     path.n = 0;
     mask_t stall[81];
     int stalled;
-    Contradiction why = climb_all(&board, out, stall, &stalled);
+    double floor = T.search_floor[profile][chain_budget > 0];
+    int64_t chains = chain_budget;
+    Contradiction why = climb_all(&board, profile, &chains, out, stall, &stalled);
     out->solved_by_elimination = !board.empty && !why.kind;
     out->hardest = hardest_rung(out->counts);
     if (assumed_uniqueness(out->counts)) {
@@ -133,7 +139,7 @@ void solve_grid(const uint8_t grid[81], int64_t budget, Outcome *out) {
         return;
     }
     if (!board.empty) {
-        double beyond = stalled ? stalled_score(stall, budget, 0, 0) : 0.0;
+        double beyond = stalled ? stalled_score(stall, budget, 0, 0, floor) : 0.0;
         solved(grid, board.values, &path, stalled, beyond, 0, out);
         return;
     }
@@ -148,6 +154,6 @@ void solve_grid(const uint8_t grid[81], int64_t budget, Outcome *out) {
     out->nodes = run.nodes;
     if (verdict(grid, &run, out)) return;
     int same = memcmp(stall, masks, sizeof masks) == 0;
-    double beyond = stalled_score(stall, budget, run.guesses, same);
+    double beyond = stalled_score(stall, budget, run.guesses, same, floor);
     solved(grid, run.solution[0], &path, 1, beyond, 1, out);
 }

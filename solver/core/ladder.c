@@ -1,6 +1,7 @@
 /* The ladder (solver/ladder.py): the techniques by name, and the climb. The rungs, their order
  * and their values are the reference's, handed over at import (configure.c); here each
- * technique is only named, so that the reference's names find their C function. */
+ * technique is only named (its reference function's name), so that the reference's rungs find
+ * their C function. */
 #include <string.h>
 
 #include "core.h"
@@ -19,7 +20,12 @@ static const struct {
     TECHNIQUE(turbot_fish),       TECHNIQUE(empty_rectangle),      TECHNIQUE(xy_wing),
     TECHNIQUE(xyz_wing),          TECHNIQUE(unique_rectangle),     TECHNIQUE(naked_quad),
     TECHNIQUE(jellyfish),         TECHNIQUE(hidden_quad),          TECHNIQUE(bug),
-    TECHNIQUE(forcing_chain),
+    TECHNIQUE(forcing_chain),     TECHNIQUE(unique_loop),          TECHNIQUE(bug_type_2),
+    TECHNIQUE(bug_type_3),        TECHNIQUE(bug_type_4),           TECHNIQUE(aligned_pair_exclusion),
+    TECHNIQUE(sukaku_unique_rectangle), TECHNIQUE(sukaku_unique_loop),
+    TECHNIQUE(sukaku_bug_type_2), TECHNIQUE(sukaku_bug_type_3),    TECHNIQUE(sukaku_bug_type_4),
+    TECHNIQUE(bidirectional_x_cycle), TECHNIQUE(bidirectional_y_cycle), TECHNIQUE(forcing_x_chain),
+    TECHNIQUE(bidirectional_cycle),   TECHNIQUE(forcing_xy_chain),
 };
 
 int technique_count(void) { return (int)(sizeof TECHNIQUES / sizeof TECHNIQUES[0]); }
@@ -34,15 +40,23 @@ technique_fn technique_named(const char *name) {
 
 /* Apply the easiest of `rungs` (ladder indices, in order) that fires until the board is
  * solved, stuck or contradictory; counts[k] grows by the times rung k fired, and each step
- * goes on the path. Returns the contradiction that stopped the climb (kind 0: none). */
-Contradiction climb(Board *b, const int *rungs, int n, Path *path, int counts[MAX_RUNGS]) {
+ * goes on the path. SE's chain rungs are tried only while *chains (the steps of them left)
+ * is positive, each step taking one. Returns the contradiction that stopped the climb (kind 0:
+ * none). */
+Contradiction climb(Board *b, const int *rungs, int n, Path *path, int counts[MAX_RUNGS],
+                    int64_t *chains) {
     int k = 0;
     while (k < n && b->empty) {
         const Rung *rung = &T.rungs[rungs[k]];
+        if (rung->se_chain && *chains <= 0) {
+            k++;
+            continue;
+        }
         int empty = b->empty;
         Found found = rung->apply(b);
         if (found.fired) {
             counts[rungs[k]] += found.fired;
+            if (rung->se_chain) --*chains;
             if (path->n < MAX_STEPS) {
                 Step *step = &path->steps[path->n++];
                 step->rung = (uint8_t)rungs[k];

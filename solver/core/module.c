@@ -106,6 +106,7 @@ static PyObject *result_of(const uint8_t grid[81], const Outcome *o, double seco
         Py_NewRef(o->rated ? G.labels[o->label] : Py_None),
         number_or_none(o->rated, o->ep),
         number_or_none(o->rated, o->ed),
+        o->rated ? PyBool_FromLong(o->exact) : Py_NewRef(Py_None),
     };
     return Py_BuildValue("(Nd)", instance(G.result_class, G.result_fields, result, RESULT_FIELD_COUNT),
                          seconds);
@@ -134,12 +135,18 @@ static PyObject *solve_many(PyObject *self, PyObject *args) {
     (void)self;
     PyObject *puzzles, *budget_arg;
     int64_t budget;
+    int profile = 0;
+    long long chain_budget = 0;
     if (!G.configured) {
         PyErr_SetString(PyExc_RuntimeError, "solver._core.configure() was not called");
         return NULL;
     }
-    if (!PyArg_ParseTuple(args, "O!O!:solve_many", &PyList_Type, &puzzles, &PyLong_Type, &budget_arg))
+    if (!PyArg_ParseTuple(args, "O!O!|iL:solve_many", &PyList_Type, &puzzles, &PyLong_Type, &budget_arg,
+                          &profile, &chain_budget))
         return NULL;
+    if (profile < 0 || profile >= T.n_profiles)
+        return PyErr_Format(PyExc_ValueError, "profile %d: the core has %d profiles", profile, T.n_profiles);
+    if (chain_budget < 0) return PyErr_Format(PyExc_ValueError, "chain_budget must not be negative");
     if (!read_budget(budget_arg, &budget)) return NULL;
     Py_ssize_t n = PyList_GET_SIZE(puzzles);
     PyObject *out = PyList_New(n);
@@ -156,7 +163,7 @@ static PyObject *solve_many(PyObject *self, PyObject *args) {
             item = Py_NewRef(Py_None);
         } else {
             double started = now();
-            solve_grid(grid, budget, &outcome);
+            solve_grid(grid, budget, profile, chain_budget, &outcome);
             item = result_of(grid, &outcome, now() - started);
         }
         if (!item) Py_CLEAR(out);
@@ -169,7 +176,8 @@ static PyMethodDef methods[] = {
     {"configure", configure, METH_O,
      "configure(tables: dict) -> None: the reference's tables (see solver/native.py)"},
     {"solve_many", solve_many, METH_VARARGS,
-     "solve_many(puzzles: list[str], node_budget: int) -> list[(SolveResult, float) | None]"},
+     "solve_many(puzzles: list[str], node_budget: int, profile: int = 0, chain_budget: int = 0) -> "
+     "list[(SolveResult, float) | None]"},
     {NULL, NULL, 0, NULL},
 };
 

@@ -8,7 +8,7 @@
 
 #include "core.h"
 
-#define RESULT_FIELD_COUNT 9
+#define RESULT_FIELD_COUNT 10
 #define METRIC_FIELD_COUNT 8
 #define MAX_LABELS 10
 

@@ -1,110 +1,325 @@
-/* Unique rectangle types 1 and 2, and BUG type 1 (solver/uniqueness.py). */
+/* Unique rectangles and unique loops, types 1 to 4 (solver/uniqueness.py). The hints of every
+ * loop are generated in the reference's order from a snapshot of the candidates: once to find
+ * the easiest (value, type), then again up to the first hint of that value and type. */
+#include <string.h>
+
 #include "core.h"
 
-/* The rectangles of four cells spread over exactly two boxes that may hold a common pair, in
- * the reference's order (rows r1 < r2, then columns c1 < c2): columns where the two rows'
- * cells share fewer than two candidates are skipped, as no rectangle on them can fire. Read
- * before any removal, the list can only hold too many (each is checked afresh), never miss. */
-static int rectangles(const mask_t *cands, int found[][4]) {
-    int n = 0;
-    for (int r1 = 0; r1 < 9; r1++) {
-        for (int r2 = r1 + 1; r2 < 9; r2++) {
-            unsigned cols = 0;
-            for (int c = 0; c < 9; c++)
-                cols |= (unsigned)(pop(cands[r1 * 9 + c] & cands[r2 * 9 + c]) >= 2) << c;
-            for (unsigned m1 = cols; m1 & (m1 - 1); m1 &= m1 - 1) {
-                int c1 = low_bit_index(m1);
-                for (unsigned m2 = m1 & (m1 - 1); m2; m2 &= m2 - 1) {
-                    int c2 = low_bit_index(m2);
-                    if ((r1 / 3 == r2 / 3) == (c1 / 3 == c2 / 3)) continue;
-                    int *rect = found[n++];
-                    rect[0] = r1 * 9 + c1;
-                    rect[1] = r1 * 9 + c2;
-                    rect[2] = r2 * 9 + c1;
-                    rect[3] = r2 * 9 + c2;
-                }
-            }
+typedef struct {
+    const mask_t *cands;          /* the snapshot the hints are read from */
+    const uint8_t *values;
+    Board *b;
+    int apply;                    /* 0: find the easiest key; 1: apply the first hint with it */
+    int key_bonus, key_kind, has_key;
+    int rectangle;                /* apply a rectangle's hint (1) or a longer loop's (0) */
+    int sukaku;                   /* SukakuExplainer's search (solver/uniqueness.py) */
+    Found found;
+    int stop;                     /* the step's hint was met */
+    /* the loop being searched */
+    int start;
+    mask_t pair;
+    int path[81], len;
+    uint32_t seen[2];             /* units touched at even and at odd places */
+    bb_t on_path, with_pair, open;
+} Ctx;
+
+static uint32_t units_mask(int i) {
+    return (1u << (18 + BOX_OF[i])) | (1u << ROW_OF[i]) | (1u << (9 + COL_OF[i]));
+}
+static int se_unit_of(int i, int kind) {
+    return kind == 0 ? 18 + BOX_OF[i] : kind == 1 ? ROW_OF[i] : 9 + COL_OF[i];
+}
+
+int loop_bonus(int size) {
+    for (int k = 0; k < T.n_loop_bonus; k++) {
+        if (size >= T.loop_bonus[k][0]) return T.loop_bonus[k][1];
+    }
+    return 0;
+}
+
+/* One hint: its value above 4.5 (tenths), type, loop size, removals (cell, digits). */
+static void emit(Ctx *c, int bonus, int kind, int size, const int *cells, const mask_t *digits,
+                 int n) {
+    if (c->stop) return;
+    if (!c->apply) {
+        if (!c->has_key || bonus < c->key_bonus || (bonus == c->key_bonus && kind < c->key_kind)) {
+            c->key_bonus = bonus;
+            c->key_kind = kind;
+            c->has_key = 1;
         }
+        return;
+    }
+    if (bonus != c->key_bonus || kind != c->key_kind) return;
+    c->stop = 1;                  /* SE's step: the first hint of the easiest kind */
+    if ((size == 4) != c->rectangle) return;
+    int fired = 0;
+    Contradiction why = {NO_CONTRADICTION, 0, 0};
+    for (int k = 0; k < n; k++) {
+        Found f = board_remove(c->b, bb_cell(cells[k]), digits[k]);
+        fired |= f.fired;
+        if (f.why.kind) {
+            why = f.why;
+            break;
+        }
+    }
+    if (fired) c->found = (Found){1, 0, why};
+}
+
+static int shared_units(int a, int b, int out[3]) {
+    int n = 0;
+    for (int kind = 0; kind < 3; kind++) {
+        int u = se_unit_of(a, kind);
+        if (bb_has(UNIT_BB[u], b)) out[n++] = u;
     }
     return n;
 }
 
-static int found_rectangles[486][4];  /* the core runs under the GIL: one caller at a time */
+static void hidden(Ctx *c, int size, int u, int a, int b, mask_t digits, int base) {
+    const mask_t *cands = c->cands;
+    int rest[9], nr = 0, idx[9];
+    for (int d = 0; d < 9; d++) {
+        if (!((c->pair | digits) >> d & 1)) rest[nr++] = d;
+    }
+    for (int more = comb_first(idx, size - 2, nr); more; more = comb_next(idx, size - 2, nr)) {
+        unsigned hide = c->pair, places = 0;
+        int ok = 1;
+        for (int k = 0; k < size - 2; k++) hide |= 1u << rest[idx[k]];
+        for (unsigned m = hide; m && ok; m &= m - 1) {
+            unsigned bit = m & -m, where = 0;
+            for (int k = 0; k < 9; k++) {
+                int i = UNITS[u][k];
+                if ((cands[i] & bit) && i != b) where |= 1u << k;
+            }
+            if (!where) ok = 0;
+            places |= where;
+        }
+        if (!ok || pop(places) != size) continue;
+        int cells[9], n = 0, ncells = 0;
+        mask_t drop[9];
+        for (int k = 0; k < 9; k++) {
+            int i = UNITS[u][k];
+            if (!(places >> k & 1) || i == a) continue;
+            ncells++;
+            if (cands[i] & ~hide) {
+                cells[n] = i;
+                drop[n++] = (mask_t)(cands[i] & ~hide);
+            }
+        }
+        if (n) emit(c, base + T.loop_hidden_bonus * (ncells - 1), 3, c->len, cells, drop, n);
+    }
+}
 
-static Found type1(Board *b) {
-    const mask_t *cands = b->cands;
-    Found found = NOTHING;
-    int n = rectangles(cands, found_rectangles);
-    for (int k = 0; k < n; k++) {
-        const int *rect = found_rectangles[k];
-        unsigned a = cands[rect[0]], bb = cands[rect[1]], c = cands[rect[2]], d = cands[rect[3]];
-        unsigned common = a & bb & c & d;
-        if (pop(common) < 2 || !(a && bb && c && d)) continue;
-        for (unsigned mx = common; mx; mx &= mx - 1) {
-            for (unsigned my = mx & (mx - 1); my; my &= my - 1) {
-                mask_t pair = (mask_t)((mx & -mx) | (my & -my));
-                int other = -1, others = 0;
-                for (int j = 0; j < 4; j++) {
-                    if (cands[rect[j]] != pair) {
-                        other = rect[j];
-                        others++;
+static void type3(Ctx *c, int a, int b, mask_t digits, int base) {
+    const mask_t *cands = c->cands;
+    int units[3], nu = shared_units(a, b, units), idx[9];
+    for (int size = c->sukaku ? 2 : pop(digits); size <= T.loop_largest_set; size++) {
+        for (int t = 0; t < nu; t++) {
+            int u = units[t], empty = 0, others[9], no = 0;
+            for (int k = 0; k < 9; k++) {
+                int i = UNITS[u][k];
+                empty += !c->values[i];
+                if (i != a && i != b) others[no++] = i;
+            }
+            if (size * 2 <= empty && size >= pop(digits)) {
+                unsigned core = digits & cands[a] & cands[b];
+                for (int more = comb_first(idx, size - 1, no); more;
+                     more = comb_next(idx, size - 1, no)) {
+                    unsigned join = 0;
+                    int narrow = 0, in[9] = {0};
+                    for (int k = 0; k < size - 1; k++) {
+                        int i = others[idx[k]];
+                        narrow |= pop(cands[i]) < 2;
+                        join |= cands[i];
+                        in[idx[k]] = 1;
                     }
+                    if (narrow || pop(join | core) != size || pop(join | digits) != size) continue;
+                    mask_t naked = (mask_t)(join | digits), drop[9];
+                    int cells[9], n = 0;
+                    for (int k = 0; k < no; k++) {
+                        if (!in[k] && (cands[others[k]] & naked)) {
+                            cells[n] = others[k];
+                            drop[n++] = (mask_t)(cands[others[k]] & naked);
+                        }
+                    }
+                    if (n) emit(c, base + T.loop_naked_bonus * (size - 1), 3, c->len, cells, drop, n);
                 }
-                if (others == 1) {
-                    found = found_add(found, board_remove(b, bb_cell(other), pair));
-                    if (found.why.kind) return found;
-                }
+            }
+            if (size * 2 < empty) hidden(c, size, u, a, b, digits, base);
+            if (c->stop) return;
+        }
+    }
+}
+
+static void type4(Ctx *c, int a, int b, int base) {
+    const mask_t *cands = c->cands;
+    int units[3], nu = shared_units(a, b, units), locked[2] = {0, 0};
+    mask_t lo = (mask_t)(c->pair & -c->pair), hi = (mask_t)(c->pair & ~lo);
+    for (int t = 0; t < nu; t++) {
+        unsigned seen = 0;
+        for (int k = 0; k < 9; k++) {
+            int i = UNITS[units[t]][k];
+            if (i != a && i != b) seen |= cands[i];
+        }
+        if (!(seen & lo)) locked[0] = 1;
+        if (!(seen & hi)) locked[1] = 1;
+    }
+    if (locked[0] || locked[1]) {
+        mask_t drop = locked[0] ? hi : lo;
+        int cells[2] = {a, b};
+        mask_t digits[2] = {drop, drop};
+        emit(c, base, 4, c->len, cells, digits, 2);
+    }
+}
+
+static void loop_hints(Ctx *c) {
+    const mask_t *cands = c->cands;
+    int base = loop_bonus(c->len), extra[81], ne = 0;
+    mask_t pair = c->pair, digits = 0;
+    for (int k = 0; k < c->len; k++) {
+        if (pop(cands[c->path[k]]) > 2) extra[ne++] = c->path[k];
+    }
+    if (!ne) return;
+    if (ne == 1) {
+        emit(c, base, 1, c->len, extra, &pair, 1);
+        return;
+    }
+    bb_t seeing = ~(bb_t)0;
+    for (int k = 0; k < ne; k++) {
+        digits |= cands[extra[k]] & ~pair;
+        seeing &= PEER_BB[extra[k]];
+    }
+    if (pop(digits) == 1) {
+        int cells[81], n = 0;
+        mask_t drop[81];
+        for (bb_t r = seeing; r; r &= r - 1) {
+            int i = bb_first(r);
+            if (cands[i] & digits) {
+                cells[n] = i;
+                drop[n++] = digits;
+            }
+        }
+        if (n) emit(c, base, 2, c->len, cells, drop, n);
+    }
+    if (ne != 2) return;
+    if (pop(digits) >= 2) type3(c, extra[0], extra[1], digits, base);
+    type4(c, extra[0], extra[1], base);
+}
+
+/* The search from `cell` (SE's: units by type, cells in order; the extra digits gathered over
+ * every cell of the pair tried from it). It goes on only through cells of `c->open`, the cells
+ * of the pair that can be on a loop at all; the others still count for the extra digits. */
+static void extend(Ctx *c, int cell, int allowed, unsigned extra, int came) {
+    const mask_t *cands = c->cands;
+    for (int kind = 0; kind < 3; kind++) {
+        if (kind == came) continue;
+        for (bb_t r = UNIT_BB[se_unit_of(cell, kind)] & c->with_pair; r; r &= r - 1) {
+            int nxt = bb_first(r);
+            if (nxt == c->start && c->len >= 4) {
+                /* a loop without extra cells has no hint */
+                if (c->seen[0] == c->seen[1] && allowed < T.loop_max_extra_cells) loop_hints(c);
+                if (c->stop) return;
+                continue;
+            }
+            if (bb_has(c->on_path, nxt)) continue;
+            mask_t m = cands[nxt];
+            unsigned mine = extra | (m & ~c->pair);
+            if (!c->sukaku) extra = mine;
+            int wide = pop(m) > 2;
+            if (!bb_has(c->open, nxt)) continue;
+            if (!wide || pop(mine) == 1 || allowed > 0) {
+                int parity = c->len & 1;
+                uint32_t um = units_mask(nxt);
+                if (c->seen[parity] & um) continue;
+                c->path[c->len++] = nxt;
+                c->on_path |= bb_cell(nxt);
+                c->seen[parity] |= um;
+                extend(c, nxt, allowed - wide, mine, kind);
+                c->seen[parity] &= ~um;
+                c->on_path &= ~bb_cell(nxt);
+                c->len--;
+                if (c->stop) return;
             }
         }
     }
-    return found;
 }
 
-static Found type2(Board *b) {
-    const mask_t *cands = b->cands;
-    Found found = NOTHING;
-    int n = rectangles(cands, found_rectangles);
-    for (int k = 0; k < n; k++) {
-        const int *rect = found_rectangles[k];
-        unsigned common = cands[rect[0]] & cands[rect[1]] & cands[rect[2]] & cands[rect[3]];
-        int same = 0, extra[4], ne = 0;
-        for (int j = 0; j < 4; j++) {
-            if (cands[rect[j]] == common) same++;
-            else extra[ne++] = rect[j];
+/* The cells of `with` that may lie on a loop: a loop cell shares each of its units with
+ * another loop cell, so cells alone in a unit are dropped, until none is. */
+static bb_t open_cells(bb_t with) {
+    for (int changed = 1; changed;) {
+        changed = 0;
+        for (bb_t r = with; r; r &= r - 1) {
+            int i = bb_first(r);
+            bb_t others = with & ~bb_cell(i);
+            if (!(UNIT_BB[18 + BOX_OF[i]] & others) || !(UNIT_BB[ROW_OF[i]] & others) ||
+                !(UNIT_BB[9 + COL_OF[i]] & others)) {
+                with &= ~bb_cell(i);
+                changed = 1;
+            }
         }
-        if (pop(common) != 2 || same != 2) continue;
-        if (cands[extra[0]] != cands[extra[1]] || pop(cands[extra[0]]) != 3) continue;
-        mask_t z = (mask_t)(cands[extra[0]] & ~common);
-        found = found_add(found, board_remove(b, PEER_BB[extra[0]] & PEER_BB[extra[1]], z));
-        if (found.why.kind) break;
     }
-    return found;
+    return with;
 }
 
-Found unique_rectangle(Board *b) {
-    Found found = type1(b);
-    if (found.fired || found.why.kind) return found;
-    found = type2(b);
-    return found.fired ? with_bonus(found, T.ur_type_2_bonus) : found;
-}
-
-Found bug(Board *b) {
-    const mask_t *cands = b->cands;
-    int triple = -1;
-    for (int i = 0; i < 81; i++) {
-        int n = pop(cands[i]);
-        if (n > 3 || (n == 3 && triple >= 0)) return NOTHING;
-        if (n == 3) triple = i;
-    }
-    if (triple < 0) return NOTHING;
-    for (unsigned m = cands[triple]; m; m &= m - 1) {
-        mask_t bit = (mask_t)(m & -m);
-        int in_row = 0, in_col = 0;
-        for (int k = 0; k < 9; k++) {
-            in_row += (cands[UNITS[ROW_OF[triple]][k]] & bit) != 0;
-            in_col += (cands[UNITS[9 + COL_OF[triple]][k]] & bit) != 0;
+static void every_hint(Ctx *c) {
+    const mask_t *cands = c->cands;
+    bb_t with_pair[512], open[512];  /* by pair, computed for the first start on it */
+    uint8_t known[512] = {0};
+    for (int start = 0; start < 81 && !c->stop; start++) {
+        if (pop(cands[start]) != 2) continue;
+        mask_t pair = cands[start];
+        if (!known[pair]) {
+            known[pair] = 1;
+            with_pair[pair] = 0;
+            for (int i = 0; i < 81; i++) {
+                if ((cands[i] & pair) == pair) with_pair[pair] |= bb_cell(i);
+            }
+            open[pair] = open_cells(with_pair[pair]);
         }
-        if (in_row == 3 && in_col == 3) return board_place(b, triple, bit);
+        if (!bb_has(open[pair], start)) continue;
+        c->pair = pair;
+        c->with_pair = with_pair[pair];
+        c->open = open[pair];
+        c->start = start;
+        c->path[0] = start;
+        c->len = 1;
+        c->on_path = bb_cell(start);
+        c->seen[0] = units_mask(start);
+        c->seen[1] = 0;
+        extend(c, start, T.loop_max_extra_cells, 0, -1);
     }
-    return NOTHING;
 }
+
+/* The easiest hint's (value, type) is kept on the board while it does not change: the
+ * rectangles' rung and the loops' rung, tried in turn, share one search. */
+static Found easiest(Board *b, int rectangle, int base, int sukaku) {
+    static Ctx c;                 /* the core runs under the GIL: one caller at a time */
+    mask_t snapshot[81];
+    memcpy(snapshot, b->cands, sizeof snapshot);
+    memset(&c, 0, sizeof c);
+    c.cands = snapshot;
+    c.values = b->values;
+    c.b = b;
+    c.sukaku = sukaku;
+    if (b->loops_at != b->version || b->loops_key[3] != sukaku) {
+        every_hint(&c);
+        b->loops_key[0] = c.has_key;
+        b->loops_key[1] = c.key_bonus;
+        b->loops_key[2] = c.key_kind;
+        b->loops_key[3] = sukaku;
+        b->loops_at = b->version;
+    }
+    if (!b->loops_key[0]) return NOTHING;
+    c.key_bonus = b->loops_key[1];
+    c.key_kind = b->loops_key[2];
+    c.apply = 1;
+    c.rectangle = rectangle;
+    c.found = NOTHING;
+    every_hint(&c);
+    return c.found.fired ? with_bonus(c.found, c.key_bonus - base) : c.found;
+}
+
+Found unique_rectangle(Board *b) { return easiest(b, 1, loop_bonus(4), 0); }
+Found unique_loop(Board *b) { return easiest(b, 0, loop_bonus(6), 0); }
+Found sukaku_unique_rectangle(Board *b) { return easiest(b, 1, loop_bonus(4), 1); }
+Found sukaku_unique_loop(Board *b) { return easiest(b, 0, loop_bonus(6), 1); }

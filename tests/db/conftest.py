@@ -44,6 +44,8 @@ def result_row(puzzle_id: int, **overrides: Any) -> ResultRow:
         "difficulty_score": 1.0,
         "ep": 1.0,
         "ed": 1.0,
+        "rating_exact": True,
+        "rating_profile": "classic",
         "solver_version": "test",
         "solve_ms": 1.5,
         "worker_host": "test-host",

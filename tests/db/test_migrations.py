@@ -18,7 +18,15 @@ from db.urls import normalize_url
 from db.views import VIEW_NAME
 from solver import STATUSES
 
-TABLES = {"puzzles", "collections", "batches", "collection_puzzles", "rejected_lines", "results"}
+TABLES = {
+    "puzzles",
+    "collections",
+    "batches",
+    "collection_puzzles",
+    "rejected_lines",
+    "results",
+    "submissions",
+}
 
 
 def _include(obj: object, name: str | None, type_: str, reflected: bool, other: object) -> bool:
@@ -132,3 +140,42 @@ def test_schema_errors_mask_the_password(postgres_url: str) -> None:
     assert "hunter2" not in str(raised.value)
     assert "postgres:***@" in str(raised.value)
     engine.dispose()
+
+
+def test_results_stored_before_profiles_say_how_they_were_rated(database_url: str) -> None:
+    """Revision 0004 marks old results as rated on the whole ladder (sukaku), exact unless
+    their path used the estimated forcing chain or the puzzle needed search."""
+    migrate.upgrade(database_url, "0003")
+    engine = make_engine(database_url)
+    old = [  # (puzzle id, status, solved by elimination, hardest technique)
+        (1, "solved", True, "x_wing"),
+        (2, "solved", True, "forcing_chain"),
+        (3, "solved", False, "naked_single"),
+        (4, "multiple", False, None),
+    ]
+    with engine.begin() as connection:
+        for pid, status, logic, hardest in old:
+            connection.execute(
+                text("INSERT INTO puzzles (id, givens, givens_count) VALUES (:id, :g, 1)"),
+                {"id": pid, "g": str(pid).ljust(81, ".")},
+            )
+            connection.execute(
+                text(
+                    "INSERT INTO results (puzzle_id, status, solved_by_elimination, "
+                    "hardest_technique, solver_version, solved_at) "
+                    "VALUES (:id, :status, :logic, :hardest, 'old', CURRENT_TIMESTAMP)"
+                ),
+                {"id": pid, "status": status, "logic": logic, "hardest": hardest},
+            )
+    migrate.upgrade(database_url)
+    with engine.connect() as connection:
+        rows = connection.execute(
+            text("SELECT puzzle_id, rating_exact, rating_profile FROM results ORDER BY 1")
+        ).all()
+    engine.dispose()
+    assert [(pid, exact, profile) for pid, exact, profile in rows] == [
+        (1, True, "sukaku"),
+        (2, False, "sukaku"),
+        (3, False, "sukaku"),
+        (4, None, "sukaku"),
+    ]

@@ -98,6 +98,10 @@ EXPECTED: dict[str, list[tuple[object, ...]]] = {
 }
 
 
+# README queries on other tables, run by the tests of what they read.
+TESTED_ELSEWHERE = {"by_reference"}  # tests/db/test_submissions.py
+
+
 def _plain(row: tuple[object, ...], width: int) -> tuple[object, ...]:
     return tuple(float(v) if not isinstance(v, int | str) else v for v in row[:width])
 
@@ -107,8 +111,10 @@ def test_the_documented_example_queries_return_what_they_should(
 ) -> None:
     """Each of the five README queries runs, as written, and answers the fixture right."""
     queries = example_queries(session.get_bind().dialect.name)
-    assert set(queries) == set(EXPECTED)
+    assert set(queries) == set(EXPECTED) | TESTED_ELSEWHERE
     for name, sql in queries.items():
+        if name in TESTED_ELSEWHERE:
+            continue
         rows = session.execute(text(sql.strip().rstrip(";"))).all()
         width = len(EXPECTED[name][0])
         assert [_plain(tuple(r), width) for r in rows] == EXPECTED[name], name

@@ -9,10 +9,12 @@ import sys
 import time
 import uuid
 from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
 import redis
+from sqlalchemy import Connection
 
 from tests.conftest import RABBITMQ_URL, REDIS_URL, missing, shared_file
 from tests.integration.services import own_postgres, own_redis
@@ -117,6 +119,20 @@ WorkerFactory = Callable[..., subprocess.Popen[bytes]]
 Explain = Callable[[], str]
 
 
+READY = 90  # seconds for a worker to load, check its database and broker, and say so
+
+
+def wait_ready(proc: subprocess.Popen[bytes], log: Path) -> None:
+    """Return once the worker logs Celery's `ready.` line: its startup checks passed, so a
+    fault a test injects next hits a running worker, not the check that refuses to start."""
+    deadline = time.monotonic() + READY
+    while " ready." not in log.read_text(errors="replace"):
+        if proc.poll() is not None or time.monotonic() > deadline:
+            state = "exited" if proc.poll() is not None else f"not ready after {READY} s"
+            pytest.fail(f"worker {log.stem} {state}:\n{log.read_text(errors='replace')[-3000:]}")
+        time.sleep(0.1)
+
+
 @pytest.fixture
 def start_worker(service_env: dict[str, str], tmp_path: Path) -> Iterator[WorkerFactory]:
     """Start real `sudoku-batch worker` processes (prefork pool); all are stopped afterwards."""
@@ -145,6 +161,7 @@ def start_worker(service_env: dict[str, str], tmp_path: Path) -> Iterator[Worker
                 start_new_session=True,
             )
         started.append(proc)
+        wait_ready(proc, tmp_path / f"{name}.log")
         return proc
 
     yield start
@@ -206,6 +223,49 @@ def explain(tmp_path: Path) -> Explain:
     return describe
 
 
+def wait_until(
+    condition: Callable[[], bool],
+    timeout: float,
+    what: str,
+    explain: Callable[[], str] = lambda: "",
+) -> float:
+    """Poll until `condition()` holds; returns the seconds it took, fails after `timeout`
+    with `explain()` (what the database, the broker and the workers were doing)."""
+    started = time.monotonic()
+    while not condition():
+        if time.monotonic() - started > timeout:
+            pytest.fail(f"timed out after {timeout:.0f} s waiting for {what}\n{explain()}")
+        time.sleep(0.25)
+    return time.monotonic() - started
+
+
+def redelivery_settings(
+    *, soft_limit: int, hard_limit: int, backoff: int, visibility: int, restore: int
+) -> dict[str, str]:
+    """Worker settings under which a dead worker's messages come back within seconds
+    (production: 900 s); the settings require visibility > hard limit + longest backoff."""
+    return {
+        "SUDOKU_TASK_SOFT_TIME_LIMIT": str(soft_limit),
+        "SUDOKU_TASK_TIME_LIMIT": str(hard_limit),
+        "SUDOKU_RETRY_BACKOFF_MAX": str(backoff),
+        "SUDOKU_VISIBILITY_TIMEOUT": str(visibility),
+        "SUDOKU_UNACKED_RESTORE_INTERVAL": str(restore),
+    }
+
+
+@contextmanager
+def connected(url: str) -> Iterator[Connection]:
+    """A connection to the database at `url`; its engine is disposed afterwards."""
+    from sqlalchemy import create_engine
+
+    engine = create_engine(url)
+    try:
+        with engine.connect() as conn:
+            yield conn
+    finally:
+        engine.dispose()
+
+
 def mixed_collection(path: Path, count: int) -> Path:
     """A collection of `count` puzzles mixed from the shared corpora (easy to the hardest)."""
     shares = [
@@ -240,10 +300,9 @@ class Corpus:
     def assert_invariant(self, url: str, failed: set[str] = frozenset()) -> None:  # type: ignore[assignment]
         """Counters add up; one result per distinct puzzle (but those of a failed batch), and
         each equals the solver's own answer."""
-        from sqlalchemy import create_engine, text
+        from sqlalchemy import text
 
-        engine = create_engine(url)
-        with engine.connect() as conn:
+        with connected(url) as conn:
             c = conn.execute(
                 text(
                     "SELECT lines_read, accepted, duplicates, rejected, total, done, failed"
@@ -259,7 +318,6 @@ class Corpus:
                 )
             ).all()
             results = conn.execute(text("SELECT count(*) FROM results")).scalar_one()
-        engine.dispose()
         lines_read, accepted, duplicates, rejected, total, done, failed_count = c
         assert lines_read == accepted + duplicates + rejected == len(self.puzzles)
         assert total == accepted == len(rows) == len(self.puzzles)
@@ -275,10 +333,9 @@ class Corpus:
     @staticmethod
     def view(url: str) -> list[tuple[object, ...]]:
         """The user-visible rows of puzzle_results (no timing or host columns)."""
-        from sqlalchemy import create_engine, text
+        from sqlalchemy import text
 
-        engine = create_engine(url)
-        with engine.connect() as conn:
+        with connected(url) as conn:
             rows = conn.execute(
                 text(
                     "SELECT collection, line, puzzle, status, solution, solved_by_elimination,"
@@ -286,7 +343,6 @@ class Corpus:
                     " is_duplicate, batch_status FROM puzzle_results ORDER BY line"
                 )
             ).all()
-        engine.dispose()
         return [tuple(row) for row in rows]
 
 

@@ -23,7 +23,14 @@ from click.testing import CliRunner
 from sqlalchemy import create_engine, text
 from sqlalchemy.exc import OperationalError
 
-from tests.integration.conftest import ROOT, Corpus, Explain, WorkerFactory
+from tests.integration.conftest import (
+    ROOT,
+    Corpus,
+    Explain,
+    WorkerFactory,
+    redelivery_settings,
+    wait_until,
+)
 from tests.integration.services import OwnPostgres, OwnRedis
 from worker.cli import main
 
@@ -33,11 +40,13 @@ pytestmark = [pytest.mark.integration, pytest.mark.slow]
 VISIBILITY_TIMEOUT = 40
 RESTORE_INTERVAL = 2
 FAULT_SETTINGS = {
-    "SUDOKU_TASK_SOFT_TIME_LIMIT": "20",
-    "SUDOKU_TASK_TIME_LIMIT": "25",
-    "SUDOKU_RETRY_BACKOFF_MAX": "8",
-    "SUDOKU_VISIBILITY_TIMEOUT": str(VISIBILITY_TIMEOUT),
-    "SUDOKU_UNACKED_RESTORE_INTERVAL": str(RESTORE_INTERVAL),
+    **redelivery_settings(
+        soft_limit=20,
+        hard_limit=25,
+        backoff=8,
+        visibility=VISIBILITY_TIMEOUT,
+        restore=RESTORE_INTERVAL,
+    ),
     "SUDOKU_TASK_MAX_RETRIES": "20",
     "SUDOKU_BATCH_SIZE": "500",
     "SUDOKU_LOST_BATCH_CHECK_INTERVAL": "2",
@@ -70,22 +79,6 @@ def progress(url: str) -> tuple[int, int, int]:
     finally:
         engine.dispose()
     return (0, 0, 0) if row is None else (int(row[0]), int(row[1]), int(row[2]))
-
-
-def wait_until(
-    condition: Callable[[], bool],
-    timeout: float,
-    what: str,
-    explain: Callable[[], str] = lambda: "",
-) -> float:
-    """Poll until `condition()` holds; returns the seconds it took, fails after `timeout`
-    with `explain()` (what the database, the broker and the workers were doing)."""
-    started = time.monotonic()
-    while not condition():
-        if time.monotonic() - started > timeout:
-            pytest.fail(f"timed out after {timeout:.0f} s waiting for {what}\n{explain()}")
-        time.sleep(0.25)
-    return time.monotonic() - started
 
 
 def finished(url: str) -> bool:
@@ -266,17 +259,20 @@ def test_a_killed_embedded_run_resumes_to_the_same_database(corpus: Corpus, tmp_
     interrupted = f"sqlite:///{tmp_path / 'interrupted.db'}"
     clean = f"sqlite:///{tmp_path / 'clean.db'}"
 
-    def run(url: str) -> subprocess.Popen[bytes]:
+    def run(url: str, **env: str) -> subprocess.Popen[bytes]:
         return subprocess.Popen(
             [sys.executable, "-m", "worker", "run", str(corpus.path)],
             cwd=ROOT,
-            env={**os.environ, "SUDOKU_DATABASE_URL": url},
+            env={**os.environ, "SUDOKU_DATABASE_URL": url, **env},
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,
             start_new_session=True,
         )
 
-    victim = run(interrupted)
+    # The compiled core runs the whole corpus in about a second: the victim solves with the
+    # reference (identical results, much slower) so that the kill lands mid-way. The resumed
+    # run uses the core, as does the clean one.
+    victim = run(interrupted, SUDOKU_SOLVER_BACKEND="python")
     wait_until(fraction_done(interrupted, 0.3), 120, "a third of the run")
     os.killpg(victim.pid, signal.SIGKILL)
     victim.wait()

@@ -13,6 +13,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from solver import engine
+from solver.ladder import DEFAULT_PROFILE, MAX_CHAIN_BUDGET
 from solver.result import Metrics, SolveResult
 
 Puzzle = str | Sequence[int]
@@ -22,6 +23,8 @@ Outcome = dict[str, Any]
 RESULT_FIELDS = tuple(f.name for f in dataclasses.fields(SolveResult) if f.name != "metrics")
 METRIC_FIELDS = tuple(f.name for f in dataclasses.fields(Metrics))
 SHOWN = 20  # mismatches listed in one failure message; the rest are counted
+# Chain budgets the corpora are checked with: SE's chains never tried, one step, every step.
+CHAIN_BUDGETS = (0, 1, MAX_CHAIN_BUDGET)
 
 
 def fields(result: SolveResult) -> Outcome:
@@ -94,28 +97,42 @@ def verdict(mismatches: Sequence[str], checked: int) -> str:
     return f"{len(mismatches)} of {checked} puzzles differ (native vs reference):\n{shown}{more}"
 
 
-def check_batch(job: tuple[str, int, list[tuple[int, str]]]) -> list[str]:
+def check_batch(job: tuple[str, int, list[tuple[int, str]], str, int]) -> list[str]:
     """Solve one chunk of a corpus in the core (one batch, as a worker does) and one by one in
-    the reference; the mismatches as readable paragraphs. Runs in a pool process."""
+    the reference, on one rating profile with one chain budget; the mismatches as readable
+    paragraphs. Runs in a pool process."""
     from solver import native  # the pool's processes import it on their own
 
-    name, budget, numbered = job
+    name, budget, numbered, profile, chains = job
     puzzles = [puzzle for _, puzzle in numbered]
     try:
-        results = [fields(r) for r, _ in native.solve_many(puzzles, node_budget=budget)]
+        solved = native.solve_many(
+            puzzles, node_budget=budget, profile=profile, chain_budget=chains
+        )
+        results = [fields(r) for r, _ in solved]
     except Exception:  # then each puzzle alone says which one fails, and how
-        results = [outcome(lambda p=p: _one(native, p, budget)) for p in puzzles]
+        results = [outcome(lambda p=p: _one(native, p, budget, profile, chains)) for p in puzzles]
     out = []
     for (line, puzzle), got in zip(numbered, results, strict=True):
-        expected = outcome(lambda p=puzzle: engine.solve(p, node_budget=budget))
-        found = report(f"{name} line {line}", puzzle, got, expected)
+        expected = outcome(
+            lambda p=puzzle: engine.solve(
+                p, node_budget=budget, profile=profile, chain_budget=chains
+            )
+        )
+        where = f"{name} line {line} ({profile}, chain budget {chains})"
+        found = report(where, puzzle, got, expected)
         if found:
             out.append(found)
     return out
 
 
-def _one(native: Any, puzzle: Puzzle, budget: int) -> SolveResult:
-    result: SolveResult = native.solve_many([puzzle], node_budget=budget, name_index=False)[0][0]
+def _one(
+    native: Any, puzzle: Puzzle, budget: int, profile: str = DEFAULT_PROFILE, chains: int = 0
+) -> SolveResult:
+    solved = native.solve_many(
+        [puzzle], node_budget=budget, profile=profile, chain_budget=chains, name_index=False
+    )
+    result: SolveResult = solved[0][0]
     return result
 
 

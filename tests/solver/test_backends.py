@@ -9,6 +9,7 @@ fixed seed by default and read whole under the ``slow`` marker, in a pool of pro
 
 from __future__ import annotations
 
+import itertools
 import multiprocessing
 import os
 import random
@@ -29,6 +30,7 @@ from solver.grid import to_text
 from tests.conftest import UNDER_CI, shared_file
 from tests.solver import grids
 from tests.solver.parity import (
+    CHAIN_BUDGETS,
     check_batch,
     fields,
     native_outcome,
@@ -39,16 +41,17 @@ from tests.solver.parity import (
 
 SAMPLES = Path(__file__).resolve().parents[2] / "samples"
 # Puzzles per collection in the default run, fewer where the reference is slow (its mean
-# time a puzzle in brackets): about 5 s of reference time in all, split over the pool.
+# time a puzzle in brackets, SE's cycles and forcing chains included): about 15 s of reference
+# time in all, split over the pool.
 SAMPLE_SIZES = {
-    "kaggle_10k.txt": 300,  # (0.5 ms)
-    "krazydad_graded_56k.tsv": 150,  # (7 ms)
-    "seventeen_clue_49k.txt": 200,  # (2 ms)
-    "top1465.txt": 40,  # (19 ms)
-    "forum_hardest_375.txt": 30,  # (27 ms)
-    "multi_solution_10k.txt": 60,  # (12 ms)
-    "se_rated_6k.csv": 60,  # (14 ms)
-    "qqwing_graded_4k.csv": 150,  # (5 ms)
+    "kaggle_10k.txt": 300,  # (1 ms)
+    "krazydad_graded_56k.tsv": 60,  # (56 ms)
+    "seventeen_clue_49k.txt": 200,  # (8 ms)
+    "top1465.txt": 20,  # (97 ms)
+    "forum_hardest_375.txt": 30,  # (40 ms)
+    "multi_solution_10k.txt": 60,  # (23 ms)
+    "se_rated_6k.csv": 60,  # (47 ms)
+    "qqwing_graded_4k.csv": 150,  # (9 ms)
 }
 CHUNK = 250  # puzzles per batch handed to the core, and per job of the pool
 PROCESSES = 2
@@ -76,7 +79,14 @@ def mismatches(name: str, numbered: list[tuple[int, str]]) -> list[str]:
     """Every mismatch over ``numbered``, solved in chunks by a pool of processes (at least
     four chunks a process, so a small sample keeps both busy)."""
     size = max(1, min(CHUNK, -(-len(numbered) // (4 * PROCESSES))))
-    jobs = [(name, BUDGET, numbered[k : k + size]) for k in range(0, len(numbered), size)]
+    # Chunks alternate between the rating profiles and the chain budgets: each profile's
+    # ladder is checked too, with SE's chains never tried, tried once, and tried throughout.
+    starts = range(0, len(numbered), size)
+    settings = list(itertools.product(solver.PROFILES, CHAIN_BUDGETS))
+    jobs = [
+        (name, BUDGET, numbered[k : k + size], *settings[n % len(settings)])
+        for n, k in enumerate(starts)
+    ]
     # A process that dies (a crash in the core) breaks the pool at once, rather than hang it.
     context = multiprocessing.get_context("fork")
     with ProcessPoolExecutor(PROCESSES, mp_context=context) as pool:
@@ -105,6 +115,22 @@ def test_the_core_matches_the_reference_on_every_puzzle_of_each_shared_collectio
     found = mismatches(name, numbered)
     if found:
         pytest.fail(verdict(found, len(numbered)))
+
+
+@pytest.mark.usefixtures("native")
+def test_the_core_matches_the_reference_where_ses_cycles_and_forcing_chains_decide() -> None:
+    """Puzzles classic SE rates 6.5 to 7.4 (its cycles and forcing chains of one assumption,
+    with their lengths), a fixed-seed sample: identical results, chosen chains included."""
+    name = "se_rated_6k.csv"
+    with shared_file(name).open(encoding="utf-8") as handle:
+        rated = {row.split(",")[0]: row.split(",")[5] for row in handle.read().splitlines()[1:]}
+    chains = [
+        (n, p) for n, p in numbered_puzzles(name) if rated[p] and 6.5 <= float(rated[p]) < 7.5
+    ]
+    sample = sorted(random.Random("chains").sample(chains, 60))
+    found = mismatches(name, sample)
+    if found:
+        pytest.fail(verdict(found, len(sample)))
 
 
 def sample_lines(path: Path) -> list[tuple[int, str]]:

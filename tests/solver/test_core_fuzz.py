@@ -205,10 +205,11 @@ def test_the_raw_core_refuses_or_answers_arguments_that_are_not_lists(
     [
         ((), {}),
         (([VALID],), {}),
-        (([VALID], 10, 10), {}),
+        (([VALID], 10, 0, 0, 0), {}),
+        (([VALID], 10, "classic"), {}),
         (([VALID], 10), {"extra": 1}),
     ],
-    ids=["no arguments", "no budget", "three arguments", "unknown keyword"],
+    ids=["no arguments", "no budget", "five arguments", "profile by name", "unknown keyword"],
 )
 def test_the_raw_core_refuses_wrong_arity_with_a_type_error(
     core: ModuleType, args: tuple[Any, ...], kwargs: dict[str, Any]
@@ -216,6 +217,22 @@ def test_the_raw_core_refuses_wrong_arity_with_a_type_error(
     """Too few, too many or keyword arguments: TypeError, never a crash."""
     with pytest.raises(TypeError):
         core.solve_many(*args, **kwargs)
+
+
+@pytest.mark.parametrize("profile", [-1, 2, 1 << 40])
+def test_the_raw_core_refuses_a_profile_it_was_not_given(core: ModuleType, profile: int) -> None:
+    """A profile index outside the configured ones: a clean error, never a wild read."""
+    with pytest.raises((ValueError, OverflowError)):
+        core.solve_many([VALID], 10, profile)
+
+
+@pytest.mark.parametrize("chain_budget", [-1, 1 << 70])
+def test_the_raw_core_refuses_a_negative_or_huge_chain_budget(
+    core: ModuleType, chain_budget: int
+) -> None:
+    """A chain budget below zero or beyond 64 bits: a clean error, never a wild climb."""
+    with pytest.raises((ValueError, OverflowError)):
+        core.solve_many([VALID], 10, 0, chain_budget)
 
 
 def test_the_raw_core_keeps_the_reference_counts_of_what_it_is_given(core: ModuleType) -> None:

@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from solver.ladder import LADDER
+from solver.ladder import LADDER, RUNGS, SUKAKU_RULES
 
 X_WING = "..3...1..2.8.5.9.3.6.....5.7.......5..63.14..38.....19....3.....3.9.7.8.6.9.2.5.1"
 
@@ -38,8 +38,8 @@ def test_a_rung_value_changed_in_the_reference_is_the_value_the_core_rates_with(
     """X-Wing at 3.3 instead of 3.2 in the table: the core rates the X-Wing puzzle 3.3."""
     assert rate(native, X_WING) == 3.2
     tables["ladder"] = [
-        (name, 33 if name == "x_wing" else tenths, *flags)
-        for name, tenths, *flags in tables["ladder"]
+        (name, function, 33 if name == "x_wing" else tenths, *flags)
+        for name, function, tenths, *flags in tables["ladder"]
     ]
     core.configure(tables)
     assert rate(native, X_WING) == 3.3
@@ -55,15 +55,34 @@ def test_the_labels_and_their_cut_offs_come_from_the_reference(
     assert result.difficulty == "fair"
 
 
+def test_the_estimates_floors_come_from_the_reference(
+    native: ModuleType, core: ModuleType, tables: dict[str, Any]
+) -> None:
+    """A puzzle past aligned pair exclusion, chain budget 0: its estimate starts from the floor
+    the table gives for that budget (raised to 9.0 here), not from one the core knows."""
+    puzzle = "..7...5......8....9...7...1.251.893...3...6....9...2.....5.3...7.......6.1.2.7.4."
+    floors = tables["search_floors"]
+    tables["search_floors"] = [9.0 if k % 2 == 0 else f for k, f in enumerate(floors)]
+    core.configure(tables)
+    result, _ = native.solve_many([puzzle], node_budget=1000, chain_budget=0)[0]
+    assert result.difficulty_score == 9.0
+    assert not result.rating_exact
+
+
 @pytest.mark.parametrize(
     ("change", "named"),
     [
-        (lambda t: t["ladder"].append(("no_such_technique", 70, False, False)), "no_such"),
+        (
+            lambda t: t["ladder"].append(("no_such", "no_such_technique", 70, False, False, False)),
+            "no_such",
+        ),
         (lambda t: t["ladder"].pop(), "forcing_chain"),
         (lambda t: t.update(statuses=("solved", "multiple", "unsolvable", "invalid")), "gave_up"),
         (lambda t: t.update(result_fields=t["result_fields"][::-1]), "result_fields"),
         (lambda t: t.update(contradictions=("no_candidate",)), "contradictions"),
         (lambda t: t.update(length_bonus=t["length_bonus"][:10]), "length_bonus"),
+        (lambda t: t.update(length_added=t["length_added"][:10]), "length_added"),
+        (lambda t: t.update(search_floors=t["search_floors"][:1]), "search_floors"),
         (lambda t: t.update(new_fact=1), "does not use"),
         (lambda t: t.pop("empty_chars"), "empty_chars"),
     ],
@@ -74,6 +93,8 @@ def test_the_labels_and_their_cut_offs_come_from_the_reference(
         "fields reordered",
         "a contradiction kind missing",
         "bonus table cut",
+        "SE's length sums cut",
+        "a floor missing",
         "a table the core ignores",
         "a table missing",
     ],
@@ -98,5 +119,12 @@ def test_the_core_refuses_to_solve_until_configured(core: ModuleType, tables: An
 
 
 def test_every_rung_of_the_ladder_has_a_function_in_the_core(native: ModuleType) -> None:
-    """The shipped core matches the shipped ladder (the import would have refused it)."""
-    assert [name for name, *_ in native.core_tables()["ladder"]] == [r.name for r in LADDER]
+    """The shipped core matches the shipped ladder (the import would have refused it), each
+    SukakuExplainer variant of a rung after the rung, under its name."""
+    ladder = native.core_tables()["ladder"]
+    assert [(name, function) for name, function, *_ in ladder] == [
+        (r.name, r.apply.__name__) for r in RUNGS
+    ]
+    assert [r.name for r in dict.fromkeys(RUNGS)] == [
+        name for r in LADDER for name in [r.name] * (1 + (r.name in SUKAKU_RULES))
+    ]

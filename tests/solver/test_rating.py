@@ -49,9 +49,14 @@ def test_ep_and_ed_follow_sudoku_explainer() -> None:
 
 def test_a_searched_puzzle_rates_at_least_its_hardest_exact_step() -> None:
     """The estimate never undercuts a step the exact ladder took before stalling."""
-    path = [Step("bug", 5.6, True), Step("forcing_chain", 6.6, False)]
+    path = [
+        Step("bug", 5.6, True),
+        Step("forcing_xy_chain", 7.3, False),
+        Step("forcing_chain", 6.6, False),
+    ]
     score, ep, ed = rating.rate(path, rating.SEARCH_FLOOR)
-    assert score == 5.7
+    assert rating.SEARCH_FLOOR < 7.3
+    assert score == 7.3
     assert (ep, ed) == (5.6, 5.6)
 
 

@@ -119,6 +119,7 @@ def test_to_dict_is_plain_json_and_the_result_is_frozen() -> None:
         "difficulty",
         "ep",
         "ed",
+        "rating_exact",
     }
     assert result.status in STATUSES
     with pytest.raises(AttributeError):

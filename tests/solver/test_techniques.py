@@ -8,14 +8,25 @@ import solver
 from solver.board import NOTHING, Board, Found
 from solver.grid import ALL, BIT, digits_of, parse
 from solver.intersections import direct_claiming
-from solver.ladder import EXACT_LADDER, LADDER, VALUES, climb
+from solver.ladder import (
+    ESTIMATED,
+    EXACT_LADDER,
+    LADDER,
+    LADDERS,
+    MAX_CHAIN_BUDGET,
+    PROFILES,
+    SUKAKU_ONLY,
+    VALUES,
+    climb,
+)
 from solver.rating import LADDER_CEILING
 
 # Puzzles of the Sudoku Exchange bank, rated by Sudoku Explainer at the rung's value where one
 # was found (hidden quad and forcing chain: any puzzle that needs them). After the easier
 # rungs stall, the rung makes exactly these changes in its first sweep: digits placed
 # ("r9c2=7") or candidates removed ("r8c7-8"). Direct claiming, which no puzzle of the bank
-# needs, is tested on a hand-made board below.
+# needs, is tested on a hand-made board below. For the uniqueness rungs and aligned pair
+# exclusion, the changes are those of SE's own step on that puzzle (its `hints` output).
 CASES = {
     "full_house": (
         "5.39..8.2.6...8.1.2.......4.4.283..6...1.6...6..794.8.3.......8.9.8...7.8.1..29.3",
@@ -103,7 +114,11 @@ CASES = {
     ),
     "unique_rectangle": (
         "9..8.1..5...6.7...87.....6949.....57.8.....2....375....4.....7...8.6.9..1.9...6.3",
-        {"r2c9-4", "r2c9-8", "r7c1-2", "r7c1-6"},
+        {"r2c9-4", "r2c9-8"},
+    ),
+    "unique_loop": (
+        "..4...39.12.........3.428.6....53.89...2.1...31.86....7.162.9.........38.45...2..",
+        {"r2c9-7", "r5c8-7"},
     ),
     "naked_quad": (
         ".3.612.7....8.4.......5.....1.9.5.2...6.7.1...........3.4.6.7.15..7.8..42.......3",
@@ -121,9 +136,49 @@ CASES = {
         "24.9....1..5.74..9.......8..1..2...5.3.4.5.6.8...1..4..2.......7..34.5..4....2.78",
         {"r2c4-1", "r3c1-1", "r3c4=1", "r3c6-1", "r9c4-1"},
     ),
+    "bug_type_2": (
+        ".....4.7.28..6195..1.23....69....7...45...39...2....85....72.6..2741..39.6.9.....",
+        {"r6c7-1"},
+    ),
+    "bug_type_4": (
+        "347....696.......8..87..4.1....7.6.....5.3.....4.8....4.3..91..7.......556....942",
+        {"r8c5-6", "r8c6-4"},
+    ),
+    "bug_type_3": (
+        "9.82576.4...9.6....63.1.25..3..9..6...9.6.4....53487...7.....8...4...3...........",
+        {"r9c7-1", "r9c9-7"},
+    ),
+    "aligned_pair_exclusion": (
+        "......82.5....2...9.2.514...647.5.....7.8.1.....2.374...543.2.8...5....7.26......",
+        {"r1c2-3"},
+    ),
+    # The chains: puzzles whose first chain in classic SE's path (``hints``) is of the rung, at
+    # the position this ladder reaches too; the removals are SE's.
+    "bidirectional_x_cycle": (
+        ".163.......2.5.1.6.3.....29...2.5..8.7..6..5.2..8.4...68.....1.4.1.2.6.......184.",
+        {"r4c2-9", "r6c2-9"},
+    ),
+    "bidirectional_y_cycle": (
+        "..7..9....6..1.27..3.6....96.....1...5..8..9...8.....78....5.3..75.4..2....2..6..",
+        {"r9c6-3"},
+    ),
+    "forcing_x_chain": (
+        "7.9.2.....3.9.6...2...4...317....5...9.7.5.8...6....249...7...2...2.1.9.....5.4.6",
+        {"r2c3-8"},
+    ),
+    "bidirectional_cycle": (
+        "4.9...7.68...5...3.1.....9.2.47.86.5...9.2.....1...9..78.5.3.41............2.4...",
+        {"r1c2-3"},
+    ),
+    "forcing_xy_chain": (
+        "..7...5......8....9...7...1.251.893...3...6....9...2.....5.3...7.......6.1.2.7.4.",
+        {"r1c2-8"},
+    ),
+    # Beyond SE's cycles and forcing chains (classic SE: 8.3, multiple forcing chains); each
+    # change agrees with the puzzle's unique solution.
     "forcing_chain": (
-        ".........56.....3223..4..79....6.....7.5.1.9....7.8....53...92...98.65..7.......4",
-        {"r1c1-8", "r1c3-8", "r1c7-1", "r2c3-8", "r9c3-8"},
+        "....1...26..7...8..2..356.....9..3.1.4.....9.7.3..1.....635..2..3...6..98...4....",
+        {"r1c3=7", "r1c8-7", "r3c3-7"},
     ),
 }
 
@@ -173,12 +228,29 @@ def test_each_rung_is_the_needed_step_and_makes_its_deduction(k: int) -> None:
 @pytest.mark.parametrize("name", list(CASES))
 def test_each_case_is_solved_using_its_technique_and_rated_no_lower(name: str) -> None:
     """solve() solves each case, the rung fires on its path, and the score is at least the
-    rung's value (rungs rated by estimate: at least the exact ladder's ceiling)."""
-    result = solver.solve(CASES[name][0])
+    rung's value (rungs rated by estimate: at least the exact ladder's ceiling), on the first
+    profile whose ladder has the rung, SE's chains tried whenever needed."""
+    profile = next(p for p in PROFILES if name in {rung.name for rung in LADDERS[p]})
+    result = solver.solve(CASES[name][0], profile=profile, chain_budget=MAX_CHAIN_BUDGET)
     assert result.status == "solved"
     assert name in result.metrics.technique_counts
     assert result.difficulty_score is not None
     assert result.difficulty_score >= min(VALUES[name], LADDER_CEILING)
+
+
+@pytest.mark.parametrize("name", sorted(SUKAKU_ONLY))
+def test_the_classic_profile_solves_without_the_turbot_family_as_classic_se_does(
+    name: str,
+) -> None:
+    """Classic Sudoku Explainer has no skyscraper, kite, turbot fish or empty rectangle: on
+    the classic ladder a case of one is solved by other rungs, rated at least as hard."""
+    classic = solver.solve(CASES[name][0], profile="classic")
+    sukaku = solver.solve(CASES[name][0], profile="sukaku")
+    assert classic.status == "solved"
+    assert name not in classic.metrics.technique_counts
+    assert classic.difficulty_score is not None
+    assert sukaku.difficulty_score is not None
+    assert classic.difficulty_score >= sukaku.difficulty_score
 
 
 def test_direct_claiming_places_the_hidden_single_its_claim_leaves() -> None:
@@ -192,10 +264,12 @@ def test_direct_claiming_places_the_hidden_single_its_claim_leaves() -> None:
 
 
 def test_the_ladder_follows_se_order_with_unique_names() -> None:
-    """Rungs ascend in SE value (except that SE tries its whole turbot family, empty rectangle
-    4.3 included, before XY-Wing 4.2), names are unique, the ceiling is the top exact rung."""
+    """Exact rungs ascend in SE value (except that SE tries its whole turbot family, empty
+    rectangle 4.3 included, before XY-Wing 4.2), the estimated fallback comes last, names are
+    unique, the ceiling is the top exact rung."""
     names = [rung.name for rung in LADDER]
-    values = [rung.value for rung in LADDER if rung.name != "empty_rectangle"]
+    values = [rung.value for rung in EXACT_LADDER if rung.name != "empty_rectangle"]
+    assert [rung.name for rung in LADDER if rung.name in ESTIMATED] == names[-len(ESTIMATED) :]
     assert values == sorted(values)
     assert names.index("turbot_fish") < names.index("empty_rectangle") < names.index("xy_wing")
     assert len(set(names)) == len(LADDER)

@@ -21,7 +21,12 @@ BAD = {
     "SUDOKU_DATABASE_URL": "notaurl",
     "SUDOKU_BROKER_URL": "notaurl",
     "SUDOKU_BATCH_SIZE": "abc",
+    "SUDOKU_GROUP_SIZE": "abc",
+    "SUDOKU_GROUP_WAIT_MS": "-1",
+    "SUDOKU_RESULT_BACKEND": "notaurl",
     "SUDOKU_NODE_BUDGET": "abc",
+    "SUDOKU_RATING_PROFILE": "hodoku",
+    "SUDOKU_CHAIN_BUDGET": "-1",
     "SUDOKU_SOLVER_BACKEND": "cython",
     "SUDOKU_WORKER_CONCURRENCY": "abc",
     "SUDOKU_TASK_SOFT_TIME_LIMIT": "abc",
@@ -35,10 +40,25 @@ BAD = {
 DATABASE = {"SUDOKU_DATABASE_URL"}
 # What each command reads: its arguments ({file}: a small puzzle file) and its settings.
 COMMANDS: list[tuple[list[str], set[str]]] = [
-    (["solve", EASY], {"SUDOKU_SOLVER_BACKEND", "SUDOKU_NODE_BUDGET"}),
+    (
+        ["solve", EASY],
+        {
+            "SUDOKU_SOLVER_BACKEND",
+            "SUDOKU_NODE_BUDGET",
+            "SUDOKU_RATING_PROFILE",
+            "SUDOKU_CHAIN_BUDGET",
+        },
+    ),
     (
         ["run", "{file}"],
-        {*DATABASE, "SUDOKU_BATCH_SIZE", "SUDOKU_NODE_BUDGET", "SUDOKU_SOLVER_BACKEND"},
+        {
+            *DATABASE,
+            "SUDOKU_BATCH_SIZE",
+            "SUDOKU_NODE_BUDGET",
+            "SUDOKU_RATING_PROFILE",
+            "SUDOKU_CHAIN_BUDGET",
+            "SUDOKU_SOLVER_BACKEND",
+        },
     ),
     (["import", "{file}"], {*DATABASE, "SUDOKU_BATCH_SIZE", "SUDOKU_BROKER_URL", "SUDOKU_QUEUE"}),
     (["status"], DATABASE),
@@ -48,6 +68,7 @@ COMMANDS: list[tuple[list[str], set[str]]] = [
     (["db", "current"], DATABASE),
     (["db", "upgrade"], DATABASE),
     (["db", "downgrade", "base", "--yes"], DATABASE),
+    (["result", EASY], DATABASE),
 ]
 
 

@@ -106,3 +106,53 @@ def test_a_tiny_node_budget_exits_1_with_gave_up() -> None:
     code, _, err = run(HARD, "--node-budget", "3", "--json")
     assert code == 1
     assert "gave_up" in err
+
+
+def test_the_profile_chooses_the_explainers_ladder_and_json_says_if_the_rating_is_exact() -> None:
+    """A skyscraper puzzle: exact on sukaku's ladder, which has the skyscraper; classic SE
+    has none, so on classic it takes harder steps and is rated no lower."""
+    from tests.solver.test_techniques import CASES
+
+    puzzle = CASES["skyscraper"][0]
+    ratings = {}
+    for profile in ("sukaku", "classic"):
+        code, out, _ = run(puzzle, "--json", "--profile", profile)
+        assert code == 0
+        ratings[profile] = json.loads(out)
+    assert ratings["sukaku"]["rating_exact"] is True
+    assert ratings["sukaku"]["metrics"]["hardest_technique"] == "skyscraper"
+    assert "skyscraper" not in ratings["classic"]["metrics"]["technique_counts"]
+    assert ratings["classic"]["difficulty_score"] >= ratings["sukaku"]["difficulty_score"]
+
+
+def test_an_unknown_profile_is_a_usage_error_naming_the_choices() -> None:
+    code, _, err = run("." * 81, "--profile", "hodoku")
+    assert code == 2
+    assert "classic" in err
+    assert "sukaku" in err
+
+
+def test_the_chain_budget_lets_ses_forcing_chains_rate_a_puzzle_exactly() -> None:
+    """A puzzle classic SE rates by a forcing XY-chain: an estimate by default (SE's chains
+    are not tried), SE's 7.2 flagged exact with --chain-budget (or SUDOKU_CHAIN_BUDGET)."""
+    from tests.solver.test_cycles import SE_STEPS
+
+    puzzle = SE_STEPS[4][0]
+    ratings = {}
+    for budget in ("0", "1000"):
+        code, out, _ = run(puzzle, "--json", "--chain-budget", budget)
+        assert code == 0
+        ratings[budget] = json.loads(out)
+    assert ratings["0"]["rating_exact"] is False
+    assert ratings["1000"]["rating_exact"] is True
+    assert ratings["1000"]["difficulty_score"] == 7.2
+    result = CliRunner().invoke(
+        main, ["solve", puzzle, "--json"], env={"SUDOKU_CHAIN_BUDGET": "1000"}
+    )
+    assert json.loads(result.stdout)["rating_exact"] is True
+
+
+def test_a_negative_chain_budget_is_a_usage_error() -> None:
+    code, _, err = run(EASY, "--chain-budget", "-1")
+    assert code == 2
+    assert "--chain-budget" in err

@@ -72,6 +72,8 @@ def run(
     inputs = _named_inputs(files, collection)
     settings.use_solver_backend()
     node_budget = settings.node_budget()
+    profile = settings.rating_profile()
+    chain_budget = settings.chain_budget()
     sessions = open_database()
     cores = workers or os.cpu_count() or 1
     with (
@@ -82,6 +84,8 @@ def run(
             node_budget,
             on_solved=advance,
             on_dispatched=lambda total: advance(0, total=total),
+            profile=profile,
+            chain_budget=chain_budget,
         ) as pool,
     ):
         # every unfinished batch: `run` leaves none waiting in a queue

@@ -39,6 +39,14 @@ def side_by_side(left: list[str], right: list[str], gap: str = "   ") -> str:
     return "\n".join(a + gap + b for a, b in zip(left, right, strict=True))
 
 
+def _rating(result: solver.SolveResult) -> str:
+    """ER, EP and ED, and whether they are Sudoku Explainer's values or an estimate."""
+    if result.difficulty_score is None:
+        return "-"
+    how = "SE values of the path" if result.rating_exact else "estimated beyond the exact ladder"
+    return f"ER {result.difficulty_score:.1f}, EP {result.ep:.1f}, ED {result.ed:.1f} ({how})"
+
+
 def describe(result: solver.SolveResult) -> str:
     """The status, rating and metrics as aligned 'name: value' lines."""
     m = result.metrics
@@ -47,6 +55,7 @@ def describe(result: solver.SolveResult) -> str:
     rows = [
         ("status", result.status),
         ("difficulty", f"{result.difficulty or '-'} ({score})"),
+        ("rating", _rating(result)),
         ("solved by elimination", "yes" if m.solved_by_elimination else "no"),
         ("hardest technique", m.hardest_technique or "-"),
         ("techniques", counts),
@@ -103,7 +112,22 @@ def stdin_puzzle(data: bytes) -> str:
     type=click.IntRange(min=1),
     help="Search nodes allowed before giving up.",
 )
-def solve(puzzle: str, as_json: bool, node_budget: int) -> None:
+@click.option(
+    "--profile",
+    type=click.Choice(solver.PROFILES),
+    default=settings.rating_profile,  # read only when the option is not given
+    show_default=f"SUDOKU_RATING_PROFILE or {solver.DEFAULT_PROFILE}",
+    help="The ladder to rate on: classic (Sudoku Explainer) or sukaku (SukakuExplainer).",
+)
+@click.option(
+    "--chain-budget",
+    default=settings.chain_budget,  # read only when the option is not given
+    show_default="SUDOKU_CHAIN_BUDGET or 0",
+    type=click.IntRange(0, solver.MAX_CHAIN_BUDGET),
+    help="Steps of Sudoku Explainer's cycles and forcing chains allowed for an exact rating "
+    "(0: never tried; past them the rating is an estimate).",
+)
+def solve(puzzle: str, as_json: bool, node_budget: int, profile: str, chain_budget: int) -> None:
     """Solve and rate PUZZLE (81 cells in one line; '-' reads standard input: one line, or
     a grid printed on nine rows).
 
@@ -112,7 +136,10 @@ def solve(puzzle: str, as_json: bool, node_budget: int) -> None:
     settings.use_solver_backend()
     if puzzle == "-":
         puzzle = stdin_puzzle(sys.stdin.buffer.read(STDIN_LIMIT + 1))
-    result = solver.solve(puzzle, node_budget=node_budget)  # malformed: PuzzleFormatError
+    # or PuzzleFormatError
+    result = solver.solve(
+        puzzle, node_budget=node_budget, profile=profile, chain_budget=chain_budget
+    )
     if as_json:
         click.echo(json.dumps(result.to_dict(), indent=2))
     else:

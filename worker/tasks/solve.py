@@ -83,7 +83,13 @@ def solve_batch_task(self: Task, **message: Any) -> int:
     except MessageError as exc:
         log.error("rejected message %s: %s", self.request.id, exc)
         raise Reject(str(exc), requeue=False) from exc
-    rows = solve_batch(work.collection_id, work.puzzles, node_budget=_settings.node_budget)
+    rows = solve_batch(
+        work.collection_id,
+        work.puzzles,
+        node_budget=_settings.node_budget,
+        profile=_settings.rating_profile,
+        chain_budget=_settings.chain_budget,
+    )
     with open_session() as session:
         try:
             inserted = record_batch(session, work.batch_id, rows)

@@ -1,0 +1,500 @@
+/* SE's bidirectional cycles and forcing chains of one assumption (solver/cycles.py): the same
+ * searches in the same order, so the same hint is chosen. A potential is one int,
+ * (cell * 9 + digit - 1) * 2 + on. Every buffer is static (the core runs under the GIL: one
+ * caller at a time); stamps mark what belongs to the current search. */
+#include <string.h>
+
+#include "core.h"
+
+#define POTENTIALS (2 * 729)
+#define MAX_IMPLIED 28                          /* 8 other candidates + 20 peers */
+#define MAX_NODES (730 + 2 * 730 * MAX_IMPLIED) /* "on" once each, "off" per "on", cycle ends */
+#define NO_LIMIT MAX_LENGTH
+
+typedef struct {
+    int bivalue, bilocation;
+    technique_fn cycle, forcing;  /* the rungs of what it finds (forcing NULL: none) */
+    int rank;                     /* SE's order among hints of equal difficulty and length */
+} Links;
+
+static const Links SEARCHES[3] = {
+    {0, 1, bidirectional_x_cycle, forcing_x_chain, 2},
+    {1, 0, bidirectional_y_cycle, NULL, 3},
+    {1, 1, bidirectional_cycle, forcing_xy_chain, 4},
+};
+
+/* SE's units of a cell in its order (box, row, column) and its peers in that order. */
+static uint8_t se_units[81][3], se_peers[81][20];
+static int geometry_ready;
+
+static void geometry(void) {
+    for (int i = 0; i < 81; i++) {
+        se_units[i][0] = (uint8_t)(18 + BOX_OF[i]);
+        se_units[i][1] = ROW_OF[i];
+        se_units[i][2] = (uint8_t)(9 + COL_OF[i]);
+        bb_t taken = bb_cell(i);
+        int n = 0;
+        for (int k = 0; k < 3; k++) {
+            for (int j = 0; j < 9; j++) {
+                int c = UNITS[se_units[i][k]][j];
+                if (!bb_has(taken, c)) {
+                    taken |= bb_cell(c);
+                    se_peers[i][n++] = (uint8_t)c;
+                }
+            }
+        }
+    }
+    geometry_ready = 1;
+}
+
+static int tenths_of(technique_fn rung) {
+    for (int k = 0; k < T.n; k++) {
+        if (T.rungs[k].apply == rung) return T.rungs[k].tenths;
+    }
+    return 0;
+}
+
+/* ---- the implications of one search, each computed once (Graph) ---- */
+static const mask_t *g_cands;
+static const uint16_t (*g_places)[9];  /* the board's positions: unit, digit -> cells (bits) */
+static const Links *g_links;
+static uint16_t implied_list[POTENTIALS][MAX_IMPLIED];
+static uint8_t n_implied[POTENTIALS];
+static uint32_t implied_at[POTENTIALS], graph_stamp;
+
+static void new_graph(const mask_t *cands, const uint16_t (*places)[9], const Links *links) {
+    g_cands = cands;
+    g_places = places;
+    g_links = links;
+    if (++graph_stamp == 0) {
+        memset(implied_at, 0, sizeof implied_at);
+        graph_stamp = 1;
+    }
+}
+
+static int compute_implied(int p);
+
+static inline int implied(int p, const uint16_t **out) {
+    *out = implied_list[p];
+    return implied_at[p] == graph_stamp ? n_implied[p] : compute_implied(p);
+}
+
+static int compute_implied(int p) {
+    uint16_t *list = implied_list[p];
+    int cell = (p >> 1) / 9, d = (p >> 1) % 9, n = 0;
+    mask_t bit = (mask_t)(1u << d), here = g_cands[cell];
+    if (p & 1) {
+        if (g_links->bivalue) {
+            for (int e = 0; e < 9; e++) {
+                if (e != d && (here >> e & 1)) list[n++] = (uint16_t)((cell * 9 + e) * 2);
+            }
+        }
+        for (int k = 0; k < 20; k++) {
+            int c = se_peers[cell][k];
+            if (g_cands[c] & bit) list[n++] = (uint16_t)((c * 9 + d) * 2);
+        }
+    } else {
+        if (g_links->bivalue && pop(here) == 2)
+            list[n++] = (uint16_t)((cell * 9 + low_bit_index(here ^ bit)) * 2 + 1);
+        for (int k = 0; g_links->bilocation && k < 3; k++) {
+            int u = se_units[cell][k];
+            unsigned places = g_places[u][d];
+            if (pop(places) != 2) continue;
+            int a = UNITS[u][low_bit_index(places)], c = UNITS[u][low_bit_index(places & (places - 1))];
+            uint16_t q = (uint16_t)(((a == cell ? c : a) * 9 + d) * 2 + 1);
+            int known = 0;
+            for (int j = 0; j < n; j++) known |= list[j] == q;
+            if (!known) list[n++] = q;
+        }
+    }
+    n_implied[p] = (uint8_t)n;
+    implied_at[p] = graph_stamp;
+    return n;
+}
+
+/* ---- what can lead where: a shortcut of the core only, the reference has none ----
+ * Strongly connected components of the graph (Tarjan's, iteratively) and, per component, the
+ * potentials reachable from it. A forcing chain from p exists only if p's negation is
+ * reachable from p, a cycle only if p's component holds more than p: where not, the search
+ * would find nothing, so it is skipped, and the hints are the reference's. */
+#define WORDS ((POTENTIALS + 63) / 64)
+static int t_index[POTENTIALS], t_low[POTENTIALS], t_comp[POTENTIALS], comp_size[POTENTIALS];
+static uint8_t t_on_stack[POTENTIALS];
+static uint16_t t_stack[POTENTIALS], call_node[POTENTIALS], call_edge[POTENTIALS];
+static uint64_t reach[POTENTIALS][WORDS];  /* over dense[]: the potentials present, numbered */
+static int dense[POTENTIALS], n_words;
+static int comp_seen[POTENTIALS];  /* the last component whose reach took this one's */
+
+static void close_component(int root, int *sp, int n_comp) {
+    int first = *sp;
+    do first--; while (t_stack[first] != root);
+    uint64_t *r = reach[n_comp];
+    memset(r, 0, (size_t)n_words * sizeof r[0]);
+    for (int k = first; k < *sp; k++) {
+        int v = t_stack[k];
+        t_on_stack[v] = 0;
+        t_comp[v] = n_comp;
+        r[dense[v] >> 6] |= 1ull << (dense[v] & 63);
+    }
+    comp_size[n_comp] = *sp - first;
+    for (int k = first; k < *sp; k++) {
+        const uint16_t *next;
+        int m = implied(t_stack[k], &next);
+        for (int j = 0; j < m; j++) {
+            int c = t_comp[next[j]];
+            if (c == n_comp || comp_seen[c] == n_comp + 1) continue;
+            comp_seen[c] = n_comp + 1;
+            for (int w = 0; w < n_words; w++) r[w] |= reach[c][w];
+        }
+    }
+    *sp = first;
+}
+
+static void components(const mask_t *cands) {
+    int counter = 0, sp = 0, n_comp = 0;
+    memset(t_index, 0, sizeof t_index);
+    memset(comp_seen, 0, sizeof comp_seen);
+    int n_present = 0;
+    for (int v = 0; v < POTENTIALS; v++) {
+        if (cands[(v >> 1) / 9] >> ((v >> 1) % 9) & 1) dense[v] = n_present++;
+    }
+    n_words = (n_present + 63) / 64;
+    for (int v = 0; v < POTENTIALS; v++) {
+        if (t_index[v] || !(cands[(v >> 1) / 9] >> ((v >> 1) % 9) & 1)) continue;
+        int depth = 0;
+        call_node[0] = (uint16_t)v;
+        call_edge[0] = 0;
+        t_index[v] = t_low[v] = ++counter;
+        t_stack[sp++] = (uint16_t)v;
+        t_on_stack[v] = 1;
+        while (depth >= 0) {
+            const uint16_t *next;
+            int u = call_node[depth], m = implied(u, &next);
+            if (call_edge[depth] < m) {
+                int w = next[call_edge[depth]++];
+                if (!t_index[w]) {
+                    t_index[w] = t_low[w] = ++counter;
+                    t_stack[sp++] = (uint16_t)w;
+                    t_on_stack[w] = 1;
+                    depth++;
+                    call_node[depth] = (uint16_t)w;
+                    call_edge[depth] = 0;
+                } else if (t_on_stack[w] && t_index[w] < t_low[u]) {
+                    t_low[u] = t_index[w];
+                }
+                continue;
+            }
+            if (t_low[u] == t_index[u]) close_component(u, &sp, n_comp++);
+            if (--depth >= 0 && t_low[u] < t_low[call_node[depth]]) t_low[call_node[depth]] = t_low[u];
+        }
+    }
+}
+
+static int pruned;  /* whether the components are known (the search over both links) */
+
+static int leads_to(int from, int to) {
+    if (!pruned) return 1;
+    return (int)(reach[t_comp[from]][dense[to] >> 6] >> (dense[to] & 63) & 1);
+}
+
+/* ---- the tree of potentials reached from an assumption (Tree) ---- */
+static uint16_t node_key[MAX_NODES];
+static int32_t node_parent[MAX_NODES];
+static int n_nodes;
+static int layer_a[MAX_NODES], layer_b[MAX_NODES], ends[MAX_NODES], end_length[MAX_NODES];
+static uint32_t seen_at[POTENTIALS], seen_stamp;
+/* The cycle search asks whether an "off" implied a node before: each "on" node of it keeps the
+ * set of "off" candidates above it (node_above: its row of `above`), so asking is one bit. */
+static uint64_t above[730][12];
+static int node_above[MAX_NODES], n_above;
+
+static void new_tree(int root) {
+    node_key[0] = (uint16_t)root;
+    node_parent[0] = -1;
+    node_above[0] = 0;
+    memset(above[0], 0, sizeof above[0]);
+    n_above = 1;
+    n_nodes = 1;
+    if (++seen_stamp == 0) {
+        memset(seen_at, 0, sizeof seen_at);
+        seen_stamp = 1;
+    }
+    seen_at[root] = seen_stamp;
+}
+
+static int add_node(int p, int parent) {
+    node_key[n_nodes] = (uint16_t)p;
+    node_parent[n_nodes] = parent;
+    return n_nodes++;
+}
+
+static int first_seen(int p) {
+    if (seen_at[p] == seen_stamp) return 0;
+    seen_at[p] = seen_stamp;
+    return 1;
+}
+
+/* Whether the "off" potential p implied the "on" node n, directly or not. */
+static int implied_before(int n, int p) {
+    int cand = p >> 1;
+    return (int)(above[node_above[n]][cand >> 6] >> (cand & 63) & 1);
+}
+
+/* An "on" node implied by the "off" node `off`: it keeps what is above `off`, and `off`. */
+static int add_on(int p, int off) {
+    int n = add_node(p, off), row = n_above++, cand = node_key[off] >> 1;
+    memcpy(above[row], above[node_above[node_parent[off]]], sizeof above[row]);
+    above[row][cand >> 6] |= 1ull << (cand & 63);
+    node_above[n] = row;
+    return n;
+}
+
+/* SE's cycle search (cycles() in the reference): the nodes closing a cycle go in `ends`. */
+static int cycles(int start, int limit) {
+    new_tree(start);
+    int *ons = layer_a, *offs = layer_b, n_ons = 1, n_ends = 0, length = 0;
+    ons[0] = 0;
+    while (n_ons && length + 2 <= limit) {
+        length += 2;
+        int n_offs = 0;
+        for (int k = 0; k < n_ons; k++) {
+            const uint16_t *next;
+            int n = ons[k], m = implied(node_key[n], &next);
+            for (int j = 0; j < m; j++) {
+                if (!implied_before(n, next[j])) offs[n_offs++] = add_node(next[j], n);
+            }
+        }
+        n_ons = 0;
+        for (int k = 0; k < n_offs; k++) {
+            const uint16_t *next;
+            int n = offs[k], m = implied(node_key[n], &next);
+            for (int j = 0; j < m; j++) {
+                if (next[j] == start) {
+                    if (length >= 4) {
+                        end_length[n_ends] = length;
+                        ends[n_ends++] = add_node(next[j], n);
+                    }
+                } else if (first_seen(next[j])) {
+                    ons[n_ons++] = add_on(next[j], n);
+                }
+            }
+        }
+    }
+    return n_ends;
+}
+
+/* SE's forcing chain from `start` to its negation (forcing() in the reference): the chain's
+ * complexity (its length in implications, plus one), or 0 if none is found within `limit`.
+ *
+ * SE's search is breadth-first, so the length is the distance from `start` to its negation.
+ * The implications are symmetric under negation (p implies q exactly when not-q implies
+ * not-p), so a chain through x is as long as dist(start, x) + dist(start, not-x): the search
+ * meets in the middle, going only half as deep, and finds the same length. */
+static int dist[POTENTIALS];
+
+static int forcing(int start, int limit) {
+    new_tree(start);
+    dist[start] = 0;
+    int *layer = layer_a, *next_layer = layer_b, n_layer = 1, depth = 0, shortest = MAX_NODES;
+    layer[0] = start;
+    for (;;) {
+        /* every chain of length up to 2 * depth has been seen: the shortest is known, or longer */
+        if (shortest <= 2 * depth) return shortest + 1 <= limit ? shortest + 1 : 0;
+        if (!n_layer || 2 * depth + 2 > limit) return 0;
+        depth++;
+        int n_next = 0;
+        for (int k = 0; k < n_layer; k++) {
+            const uint16_t *next;
+            int m = implied(layer[k], &next);
+            for (int j = 0; j < m; j++) {
+                int x = next[j];
+                if (!first_seen(x)) continue;
+                dist[x] = depth;
+                next_layer[n_next++] = x;
+                if (seen_at[x ^ 1] == seen_stamp && depth + dist[x ^ 1] < shortest)
+                    shortest = depth + dist[x ^ 1];
+            }
+        }
+        int *t = layer;
+        layer = next_layer;
+        next_layer = t;
+        n_layer = n_next;
+    }
+}
+
+/* ---- hints and SE's choice among them ---- */
+static void order_of(ChainHint *h, int tenths, int complexity, int rank) {
+    h->difficulty = tenths / 10.0 + T.length_added[complexity - 2];
+    h->complexity = complexity;
+    h->rank = rank;
+}
+
+static int precedes(const ChainHint *a, const ChainHint *b) {
+    if (a->difficulty != b->difficulty) return a->difficulty < b->difficulty;
+    if (a->complexity != b->complexity) return a->complexity < b->complexity;
+    return a->rank < b->rank;
+}
+
+static int same_order(const ChainHint *a, const ChainHint *b) {
+    return a->difficulty == b->difficulty && a->complexity == b->complexity && a->rank == b->rank;
+}
+
+/* Whether `h` is chosen over `best`: it precedes it, or equals it and was found first (`tie`). */
+static int beats(const ChainHint *h, const ChainHint *best, int tie) {
+    return !best->rung || precedes(h, best) || (tie && same_order(h, best));
+}
+
+/* The largest complexity at which a hint of `tenths` and `rank` is still chosen over `best`. */
+static int limit_of(int tenths, int rank, const ChainHint *best, int tie) {
+    if (!best->rung) return NO_LIMIT;
+    ChainHint h;
+    int c = 1;
+    while (c < NO_LIMIT) {
+        order_of(&h, tenths, c + 1, rank);
+        if (!beats(&h, best, tie)) break;
+        c++;
+    }
+    return c;
+}
+
+/* What the cycle ending at node `end` removes (cycle_removals() in the reference); 0 if
+ * nothing. */
+static int cycle_removals(const mask_t *cands, int end, mask_t removals[81]) {
+    bb_t cells = 0, seen[2][9];
+    memset(seen, 0, sizeof seen);
+    for (int n = end; node_parent[n] >= 0; n = node_parent[n]) cells |= bb_cell((node_key[n] >> 1) / 9);
+    for (int n = end; node_parent[n] >= 0; n = node_parent[n]) {
+        int p = node_key[n], cell = (p >> 1) / 9, d = (p >> 1) % 9;
+        for (int k = 0; k < 20; k++) {
+            int c = se_peers[cell][k];
+            if (!bb_has(cells, c) && (cands[c] >> d & 1)) seen[p & 1][d] |= bb_cell(c);
+        }
+    }
+    int any = 0;
+    memset(removals, 0, 81 * sizeof(mask_t));
+    for (int d = 0; d < 9; d++) {
+        for (bb_t r = seen[0][d] & seen[1][d]; r; r &= r - 1) {
+            removals[bb_first(r)] |= (mask_t)(1u << d);
+            any = 1;
+        }
+    }
+    return any;
+}
+
+/* The forcing chains of one start (run "on", then "off"), each kept if chosen over the best
+ * so far (found before it: strictly). */
+static void start_forcing(const mask_t *cands, const Links *s, int start, ChainHint *best) {
+    ChainHint h;
+    int tenths = tenths_of(s->forcing);
+    int limit = limit_of(tenths, s->rank, best, 0);
+    if (limit < 4) return;
+    int cell = (start >> 1) / 9;
+    mask_t bit = (mask_t)(1u << (start >> 1) % 9);
+    for (int assumed = start; assumed >= start - 1; assumed--) {
+        int complexity = leads_to(assumed, assumed ^ 1) ? forcing(assumed, limit) : 0;
+        if (!complexity) continue;
+        h.rung = s->forcing;
+        h.bonus = T.length_bonus[complexity - 2];
+        h.forcing_start = start;
+        order_of(&h, tenths, complexity, s->rank);
+        if (!beats(&h, best, 0)) continue;
+        memset(h.removals, 0, sizeof h.removals);
+        if (assumed & 1) {  /* "on" implies "off": the digit goes */
+            h.removals[cell] = bit;
+            h.place_cell = -1;
+        } else {  /* "off" implies "on": the digit is placed */
+            h.removals[cell] = (mask_t)(cands[cell] ^ bit);
+            h.place_cell = cell;
+            h.place_bit = bit;
+        }
+        *best = h;
+    }
+}
+
+/* The cycles of one start, each kept if chosen over the best so far. SE finds a start's
+ * cycles before its forcing chains, and earlier starts first: a cycle wins a tie against a
+ * forcing chain of this search from its own start or a later one. */
+static void start_cycles(const mask_t *cands, const Links *s, int start, ChainHint *best) {
+    ChainHint h;
+    int tenths = tenths_of(s->cycle);
+    int limit = limit_of(tenths, s->rank, best, best->forcing_start >= start);
+    if (limit < 4 || (pruned && comp_size[t_comp[start]] < 2)) return;
+    int n_ends = cycles(start, limit);
+    for (int k = 0; k < n_ends; k++) {
+        int length = end_length[k];  /* the cycle's complexity: its potentials, start once */
+        order_of(&h, tenths, length, s->rank);
+        if (!beats(&h, best, best->forcing_start >= start)) continue;  /* removals are moot */
+        if (!cycle_removals(cands, ends[k], h.removals)) continue;
+        h.rung = s->cycle;
+        h.bonus = T.length_bonus[length - 2];
+        h.place_cell = -1;
+        h.forcing_start = -1;
+        *best = h;
+    }
+}
+
+/* Every start of a search, in SE's order (cell, then digit). */
+static int starts_of(const mask_t *cands, const Links *s, int out[729]) {
+    int n = 0;
+    for (int cell = 0; cell < 81; cell++) {
+        int m = pop(cands[cell]);
+        if (m < 2 || (m > 2 && !s->bilocation)) continue;
+        for (int d = 0; d < 9; d++) {
+            if (cands[cell] >> d & 1) out[n++] = (cell * 9 + d) * 2 + 1;
+        }
+    }
+    return n;
+}
+
+/* The chain SE applies (best_hint() in the reference). The reference, like SE, takes each
+ * start's cycles then its forcing chains; here a search's forcing chains come first, being
+ * quick to find, and bound the length of the cycles worth searching for: with ties settled
+ * by SE's order of finding, the chain chosen is the same. */
+static void best_hint(const mask_t *cands, const uint16_t (*places)[9], ChainHint *best) {
+    static int starts[729];
+    if (!geometry_ready) geometry();
+    best->rung = NULL;
+    best->forcing_start = -1;
+    for (int k = 0; k < 3; k++) {
+        const Links *s = &SEARCHES[k];
+        int cycles_possible = limit_of(tenths_of(s->cycle), s->rank, best, 0) >= 4;
+        int forcing_possible = s->forcing && limit_of(tenths_of(s->forcing), s->rank, best, 0) >= 4;
+        if (!cycles_possible && !forcing_possible) continue;  /* nothing it finds could win */
+        new_graph(cands, places, s);
+        /* worth it where the graph is large: one digit's, or two-candidate cells', is not */
+        pruned = s->bivalue && s->bilocation;
+        if (pruned) components(cands);
+        int n = starts_of(cands, s, starts);
+        for (int j = 0; s->forcing && j < n; j++) start_forcing(cands, s, starts[j], best);
+        for (int j = 0; j < n; j++) start_cycles(cands, s, starts[j], best);
+        best->forcing_start = -1;  /* what this search found comes before the next search's */
+    }
+}
+
+/* Apply the hint SE would, if it is of `rung`: one instance, with its length's bonus. */
+static Found apply(Board *b, technique_fn rung) {
+    if (b->chain_at != b->version) {
+        best_hint(b->cands, board_positions(b), &b->chain);
+        b->chain_at = b->version;
+    }
+    const ChainHint *h = &b->chain;
+    if (h->rung != rung) return NOTHING;
+    Found found = NOTHING;
+    if (h->place_cell >= 0) {
+        found = board_place(b, h->place_cell, h->place_bit);
+    } else {
+        mask_t removals[81];
+        memcpy(removals, h->removals, sizeof removals);
+        for (int c = 0; c < 81; c++) {
+            if (removals[c]) found = found_add(found, board_remove(b, bb_cell(c), removals[c]));
+        }
+    }
+    Found one = {1, h->bonus, found.why};
+    return one;
+}
+
+Found bidirectional_x_cycle(Board *b) { return apply(b, bidirectional_x_cycle); }
+Found bidirectional_y_cycle(Board *b) { return apply(b, bidirectional_y_cycle); }
+Found forcing_x_chain(Board *b) { return apply(b, forcing_x_chain); }
+Found bidirectional_cycle(Board *b) { return apply(b, bidirectional_cycle); }
+Found forcing_xy_chain(Board *b) { return apply(b, forcing_xy_chain); }
