@@ -35,6 +35,7 @@ from celery import Celery, Task
 from celery.exceptions import InvalidTaskError
 
 from db.submissions import Pushed
+from worker.acks import settle
 from worker.errors import MessageError
 from worker.messages import decode_push
 from worker.settings import Settings
@@ -204,6 +205,11 @@ def strategy(task: Task, app: Celery, consumer: Any, **_: Any) -> Callable[..., 
             pushed = decode_push(task_id, args, kwargs)
         except MessageError as exc:
             raise InvalidTaskError(f"sudoku.solve message refused: {exc}") from exc
-        grouper.take(pushed, ack, reject, errors)
+        grouper.take(
+            pushed,
+            partial(settle, message, "acknowledging it", ack),
+            partial(settle, message, "rejecting it", reject),
+            errors,
+        )
 
     return on_message

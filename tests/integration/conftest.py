@@ -177,6 +177,9 @@ def start_worker(service_env: dict[str, str], tmp_path: Path) -> Iterator[Worker
             proc.wait()
 
 
+ALARMS = ("WARNING", "ERROR", "CRITICAL")  # log levels an explanation picks out
+
+
 @pytest.fixture
 def explain(tmp_path: Path) -> Explain:
     """What the database, the broker and the workers of this test are doing, for a failure
@@ -216,7 +219,10 @@ def explain(tmp_path: Path) -> Explain:
         except redis.exceptions.RedisError as exc:
             lines.append(f"broker: {exc!r:.200}")
         for log in sorted(tmp_path.glob("*.log")):
-            tail = log.read_text(errors="replace").splitlines()[-25:]
+            text = log.read_text(errors="replace").splitlines()
+            alarms = [line for line in text if any(f" {lvl} " in line for lvl in ALARMS)][-8:]
+            tail = text[-25:]
+            lines += [f"--- {log.name} (last {len(alarms)} warnings and errors)", *alarms]
             lines += [f"--- {log.name} (last {len(tail)} lines)", *tail]
         return "\n".join(lines)
 

@@ -19,6 +19,7 @@ from celery.worker.request import Request
 
 from db.errors import UnknownBatch
 from db.results import failure_reason, record_batch, record_batch_failure
+from worker.acks import settle
 from worker.app import app
 from worker.batch import solve_batch
 from worker.database import open_session, reset_engine
@@ -63,6 +64,20 @@ class CheckedRequest(Request):  # type: ignore[misc]  # celery is untyped
         ):
             raise InvalidTaskError(f"body is not [args, kwargs, embed]: {body!r:.200}")
         super().__init__(message, **options)
+
+    acknowledged: bool
+
+    def acknowledge(self) -> None:
+        """Acknowledge, unless the message's connection is closed (`worker.acks`)."""
+        if not self.acknowledged:
+            settle(self.message, "acknowledging it", super().acknowledge)
+            self.acknowledged = True
+
+    def reject(self, requeue: bool = False) -> None:
+        """Reject, unless the message's connection is closed (`worker.acks`)."""
+        if not self.acknowledged:
+            settle(self.message, "rejecting it", super().reject, requeue=requeue)
+            self.acknowledged = True
 
 
 @app.task(
