@@ -11,6 +11,11 @@ Then, per rating profile (classic against classic SE's ER/EP/ED, sukaku against
 SukakuExplainer's ER) and band: the share of ratings flagged exact (``rating_exact``) and how
 often a flagged one is the reference's.
 
+With ``SUDOKU_BENCH_SKFR`` set to the path of a built skfr (dobrichev/skfr, the fastest
+SE-compatible rater; build it outside the project), both rate the same held-out puzzles of
+each band in the same run: exact ER against classic SE, ms a puzzle (medians of ``--runs``
+runs, skfr's wall time per band file, its start included) and the ratio.
+
 se_rated_6k is split by a fixed hash of the puzzle: ``held-out`` (30%) was never looked at
 while tuning, ``tuned`` is the rest. Other collections are sampled with a fixed seed.
 """
@@ -21,7 +26,11 @@ import argparse
 import csv
 import os
 import random
+import re
+import statistics
+import subprocess
 import sys
+import tempfile
 import time
 import zlib
 from collections.abc import Sequence
@@ -144,6 +153,62 @@ def report_profiles(data: Path, split: str, chain_budget: int = 0) -> None:
             print(line)
 
 
+SKFR_RATING = re.compile(r"ED=(\d+(?:\.\d+)?)/")  # skfr's `<puzzle> ED=<ER>/<EP>/<ED>;<time>`
+
+
+def skfr_ratings(
+    binary: Path, puzzles: list[str], folder: Path
+) -> tuple[list[float | None], float]:
+    """skfr's ER for each puzzle (None where it gave none) and the wall seconds it took."""
+    (folder / "band.txt").write_text("".join(p + "\n" for p in puzzles))
+    start = time.perf_counter()
+    subprocess.run(
+        [str(binary), "-iband", "-e"], cwd=folder, check=True, capture_output=True, timeout=3600
+    )
+    took = time.perf_counter() - start
+    found: dict[str, float] = {}
+    for line in (folder / "band_rat.txt").read_text(errors="replace").splitlines():
+        match = SKFR_RATING.search(line)
+        if match and len(line) >= 81:
+            found[line[:81]] = float(match.group(1))
+    return [found.get(p) for p in puzzles], took
+
+
+def compare_skfr(binary: Path, data: Path, split: str, chain_budget: int, runs: int) -> None:
+    """Classic profile and skfr side by side on the same puzzles of each SE band."""
+    rows = [r for r in csv.DictReader((data / "se_rated_6k.csv").open()) if r["classic_er"]]
+    if split != "all":
+        rows = [r for r in rows if held_out(r["puzzle"]) == (split == "held-out")]
+    print(f"side by side with skfr ({binary}), classic, chain budget {chain_budget}, {runs} runs:")
+    for name, lo, hi in BANDS:
+        band = [r for r in rows if lo <= float(r["classic_er"]) < hi]
+        if not band:
+            continue
+        puzzles, refs = [r["puzzle"] for r in band], [float(r["classic_er"]) for r in band]
+        ours_times, theirs_times = [], []
+        with tempfile.TemporaryDirectory() as folder:
+            for _ in range(runs):
+                start = time.perf_counter()
+                ours = solver.solve_many(puzzles, profile="classic", chain_budget=chain_budget)
+                ours_times.append(time.perf_counter() - start)
+                theirs, took = skfr_ratings(binary, puzzles, Path(folder))
+                theirs_times.append(took)
+        ours_exact = sum(
+            x.difficulty_score is not None and abs(x.difficulty_score - r) < 0.05
+            for x, r in zip(ours, refs, strict=True)
+        )
+        theirs_exact = sum(
+            t is not None and abs(t - r) < 0.05 for t, r in zip(theirs, refs, strict=True)
+        )
+        ours_ms = statistics.median(ours_times) * 1000 / len(band)
+        theirs_ms = statistics.median(theirs_times) * 1000 / len(band)
+        print(
+            f"  band {name:<8} n={len(band):>5}  exact ER: ours {ours_exact / len(band):6.1%}"
+            f" skfr {theirs_exact / len(band):6.1%}   ms a puzzle: ours {ours_ms:7.3f}"
+            f" skfr {theirs_ms:7.3f}  (ours/skfr {ours_ms / theirs_ms:.2f})"
+        )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--limit", type=int, default=2000, help="puzzles per collection")
@@ -153,6 +218,7 @@ def main() -> None:
     parser.add_argument(
         "--chain-budget", type=int, default=0, help="SE chain steps a puzzle (SUDOKU_CHAIN_BUDGET)"
     )
+    parser.add_argument("--runs", type=int, default=3, help="runs of the side by side with skfr")
     args = parser.parse_args()
     print(f"solver {solver.SOLVER_VERSION}, Python {sys.version.split()[0]}, split {args.split}")
     for name in ("se_rated_6k.csv", "qqwing_graded_4k.csv", "krazydad_graded_56k.tsv"):
@@ -170,6 +236,9 @@ def main() -> None:
             report_se(scores, refs)
     if (args.data / "se_rated_6k.csv").exists():
         report_profiles(args.data, args.split, args.chain_budget)
+        skfr = os.environ.get("SUDOKU_BENCH_SKFR")
+        if skfr:
+            compare_skfr(Path(skfr), args.data, args.split, args.chain_budget, args.runs)
 
 
 if __name__ == "__main__":
