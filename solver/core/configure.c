@@ -2,11 +2,12 @@
  *
  * The core keeps no copy of a name, a value or a wording the reference defines: the ladder
  * (names, order, values, flags), the labels and their cut-offs, the rating's constants, the
- * chains' length bonus, SE's order of the units, the empty-cell markers and the classes of the result all come from
- * here. What the core must recognise by name (its technique functions, its statuses and kinds
- * of contradiction, the fields it fills) is checked against the reference's tables: any
- * mismatch refuses the core with a ValueError that names it, and the solver falls back to
- * the reference (see solver/backends.py). */
+ * chains' length bonus, SE's order of the units, the empty-cell markers and the classes of the
+ * result all come from here. What the core must recognise by name (its technique functions,
+ * its statuses and kinds of contradiction, the fields it fills) is checked against the
+ * reference's tables: any mismatch refuses the core with a ValueError that names it, and the
+ * solver falls back to the reference (see solver/backends.py). SE's order of the units is
+ * checked too: each order a permutation of its units. */
 #include <string.h>
 
 #include "module.h"

@@ -248,7 +248,8 @@ static bb_t open_cells(bb_t with) {
             int i = bb_first(r);
             bb_t others = with & ~bb_cell(i);
             const uint8_t *u = T.se_units_of[i];
-            if (!(UNIT_BB[u[0]] & others) || !(UNIT_BB[u[1]] & others) || !(UNIT_BB[u[2]] & others)) {
+            if (!(UNIT_BB[u[0]] & others) || !(UNIT_BB[u[1]] & others) ||
+                !(UNIT_BB[u[2]] & others)) {
                 with &= ~bb_cell(i);
                 changed = 1;
             }
