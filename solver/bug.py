@@ -32,7 +32,7 @@ from typing import NamedTuple
 
 from solver.bitboard import PEER_BB, UNIT_BB, cells_of
 from solver.board import NOTHING, ONE, Board, Found, place, remove
-from solver.grid import BITS, BOX_OF, COL_OF, POPCOUNT, ROW_OF, ROWS, SE_UNIT_ORDER, UNITS
+from solver.grid import BITS, COL_OF, POPCOUNT, ROW_OF, ROWS, SE_UNIT_ORDER, SE_UNITS_OF, UNITS
 
 TYPE_3_BONUS = 1  # tenths per digit of a type 3's naked set beyond the first (SE: pair 5.8)
 LARGEST_SET = 6  # SE looks for naked sets of two to six digits in type 3
@@ -175,9 +175,7 @@ def _type_4(board: Board, sukaku: bool) -> Found:
 
 def _shared_units(cells: list[int]) -> list[int]:
     """The units (in SE's order) that hold every one of ``cells``."""
-    first = cells[0]
-    units = (18 + BOX_OF[first], ROW_OF[first], 9 + COL_OF[first])
-    return [u for u in units if all(UNIT_BB[u] >> i & 1 for i in cells)]
+    return [u for u in SE_UNITS_OF[cells[0]] if all(UNIT_BB[u] >> i & 1 for i in cells)]
 
 
 def _type_3(board: Board, sukaku: bool) -> Found:

@@ -1,10 +1,10 @@
 """The compiled core (``solver._core``, built from ``solver/core/*.c``) behind the solver's API.
 
 At import the core is handed the reference's tables (``core_tables``): the ladder, the labels
-and their cut-offs, the rating's constants, the empty-cell markers, the words of statuses and
-contradictions, the result classes. It keeps no copy of them; what it must recognise by name
-is checked, and a mismatch (a rung without a C function, say) refuses the core here, with a
-message naming it, so the solver falls back to the reference.
+and their cut-offs, the rating's constants, SE's order of the units, the empty-cell markers,
+the words of statuses and contradictions, the result classes. It keeps no copy of them; what
+it must recognise by name is checked, and a mismatch (a rung without a C function, say)
+refuses the core here, with a message naming it, so the solver falls back to the reference.
 
 The core reads plain 81-character puzzles (digits and the empty markers of ``solver.grid``,
 surrounded by ASCII whitespace at most) and returns, per puzzle, the ``SolveResult`` and the
@@ -22,7 +22,15 @@ import solver._core as _core
 from solver import bug, chains, effort, engine, rating, uniqueness
 from solver.board import CONTRADICTIONS, Contradiction
 from solver.errors import PuzzleFormatError, SolverBug
-from solver.grid import EMPTY_CHARS, check_grid, find_conflict, parse, to_text
+from solver.grid import (
+    EMPTY_CHARS,
+    SE_UNIT_ORDER,
+    SE_UNITS_OF,
+    check_grid,
+    find_conflict,
+    parse,
+    to_text,
+)
 from solver.ladder import (
     ASSUMES_UNIQUENESS,
     DEFAULT_PROFILE,
@@ -66,6 +74,9 @@ def core_tables() -> dict[str, Any]:
         ),
         "bug_type_3": (bug.TYPE_3_BONUS, bug.LARGEST_SET),
         "length_added": chains.LENGTH_ADDED,
+        # SE's order of the units (indices into UNITS): all 27, and each cell's three, flattened.
+        "se_unit_order": SE_UNIT_ORDER,
+        "se_units_of": [u for units in SE_UNITS_OF for u in units],
         "buckets": rating.BUCKETS,
         "top_bucket": rating.TOP_BUCKET,
         "search_label": rating.SEARCH_LABEL,

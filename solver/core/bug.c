@@ -1,9 +1,6 @@
 /* BUG types 1 to 4 (solver/bug.py). */
 #include "core.h"
 
-/* SE's order of units: boxes, then rows, then columns. */
-static int se_unit(int k) { return k < 9 ? 18 + k : k - 9; }
-
 typedef struct {
     int cells[81], n;             /* the BUG cells, in the order SE finds them */
     mask_t values[81];            /* the BUG values of each */
@@ -34,7 +31,7 @@ static int bug_cells(const mask_t *cands, Grave *g, int sukaku) {
     int tracking = 0, one_digit = 1;
     mask_t only = 0;
     for (int k = 0; k < 27; k++) {
-        const uint8_t *unit = UNITS[se_unit(k)];
+        const uint8_t *unit = UNITS[T.se_unit_order[k]];  /* SE's order: boxes, rows, columns */
         for (int d = 0; d < 9; d++) {
             mask_t bit = (mask_t)(1u << d);
             int places = 0, wide = 0, cell = -1;
@@ -172,7 +169,7 @@ static Found type_3(Board *b, int sukaku) {
     Grave g;
     if (!grave(b, &g, sukaku) || g.n < 2 || pop(g.every) < 2 || !g.common) return NOTHING;
     int first = g.cells[0], units[3], nu = 0;
-    int mine[3] = {18 + BOX_OF[first], ROW_OF[first], 9 + COL_OF[first]};
+    const uint8_t *mine = T.se_units_of[first];  /* its box, row, column */
     for (int t = 0; t < 3; t++) {
         int shared = 1;
         for (int k = 0; k < g.n; k++) shared &= bb_has(UNIT_BB[mine[t]], g.cells[k]);

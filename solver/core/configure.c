@@ -2,11 +2,12 @@
  *
  * The core keeps no copy of a name, a value or a wording the reference defines: the ladder
  * (names, order, values, flags), the labels and their cut-offs, the rating's constants, the
- * chains' length bonus, the empty-cell markers and the classes of the result all come from
- * here. What the core must recognise by name (its technique functions, its statuses and kinds
- * of contradiction, the fields it fills) is checked against the reference's tables: any
- * mismatch refuses the core with a ValueError that names it, and the solver falls back to
- * the reference (see solver/backends.py). */
+ * chains' length bonus, SE's order of the units, the empty-cell markers and the classes of the
+ * result all come from here. What the core must recognise by name (its technique functions,
+ * its statuses and kinds of contradiction, the fields it fills) is checked against the
+ * reference's tables: any mismatch refuses the core with a ValueError that names it, and the
+ * solver falls back to the reference (see solver/backends.py). SE's order of the units is
+ * checked too: each order a permutation of its units. */
 #include <string.h>
 
 #include "module.h"
@@ -244,6 +245,44 @@ static int classes(PyObject *tables, int *used) {
     return 1;
 }
 
+/* SE's order of the units: all 27, a permutation of them; each cell's three (flattened), its
+ * own units in some order. Its peers in that order follow (solver/cycles.py SE_PEERS). */
+static int se_order(PyObject *tables, int *used) {
+    int order[27], of[81 * 3];
+    if (!numbers(tables, "se_unit_order", used, order, 27, 1) ||
+        !numbers(tables, "se_units_of", used, of, 81 * 3, 1))
+        return 0;
+    uint32_t seen = 0;
+    for (int k = 0; k < 27; k++) {
+        if (order[k] >= 27 || (seen >> order[k] & 1))
+            return refuse("se_unit_order", "not a permutation of the 27 units");
+        seen |= 1u << order[k];
+        T.se_unit_order[k] = (uint8_t)order[k];
+    }
+    for (int i = 0; i < 81; i++) {
+        seen = 0;
+        for (int k = 0; k < 3; k++) {
+            int u = of[3 * i + k];
+            if (u >= 27 || (seen >> u & 1)) break;
+            seen |= 1u << u;
+            T.se_units_of[i][k] = (uint8_t)u;
+        }
+        if (seen != CELL_UNITS[i]) return refuse("se_units_of", "not each cell's three units");
+        bb_t taken = bb_cell(i);
+        int n = 0;
+        for (int k = 0; k < 3; k++) {
+            for (int j = 0; j < 9; j++) {
+                int c = UNITS[T.se_units_of[i][k]][j];
+                if (!bb_has(taken, c)) {
+                    taken |= bb_cell(c);
+                    T.se_peers[i][n++] = (uint8_t)c;
+                }
+            }
+        }
+    }
+    return 1;
+}
+
 static int read_tables(PyObject *tables) {
     int used = 0, copies[2], loops[4], bug3[2], estimate_ok;
     double scale[2], estimate[3], floors[2 * MAX_PROFILES];
@@ -260,6 +299,7 @@ static int read_tables(PyObject *tables) {
         !numbers(tables, "unique_loops", &used, loops, 4, 1) ||
         !numbers(tables, "bug_type_3", &used, bug3, 2, 1) ||
         !numbers(tables, "length_added", &used, T.length_added, MAX_LENGTH + 1, 0) ||
+        !se_order(tables, &used) ||
         !names(tables, "statuses", &used, STATUS_NAMES, 0, SOLVER_BUG, G.statuses) ||
         !names(tables, "contradictions", &used, CONTRADICTION_NAMES, 1, CONTRADICTION_KINDS,
                G.contradictions) ||

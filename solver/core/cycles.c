@@ -23,30 +23,6 @@ static const Links SEARCHES[3] = {
     {1, 1, bidirectional_cycle, forcing_xy_chain, 4},
 };
 
-/* SE's units of a cell in its order (box, row, column) and its peers in that order. */
-static uint8_t se_units[81][3], se_peers[81][20];
-static int geometry_ready;
-
-static void geometry(void) {
-    for (int i = 0; i < 81; i++) {
-        se_units[i][0] = (uint8_t)(18 + BOX_OF[i]);
-        se_units[i][1] = ROW_OF[i];
-        se_units[i][2] = (uint8_t)(9 + COL_OF[i]);
-        bb_t taken = bb_cell(i);
-        int n = 0;
-        for (int k = 0; k < 3; k++) {
-            for (int j = 0; j < 9; j++) {
-                int c = UNITS[se_units[i][k]][j];
-                if (!bb_has(taken, c)) {
-                    taken |= bb_cell(c);
-                    se_peers[i][n++] = (uint8_t)c;
-                }
-            }
-        }
-    }
-    geometry_ready = 1;
-}
-
 static int tenths_of(technique_fn rung) {
     for (int k = 0; k < T.n; k++) {
         if (T.rungs[k].apply == rung) return T.rungs[k].tenths;
@@ -90,14 +66,14 @@ static int compute_implied(int p) {
             }
         }
         for (int k = 0; k < 20; k++) {
-            int c = se_peers[cell][k];
+            int c = T.se_peers[cell][k];
             if (g_cands[c] & bit) list[n++] = (uint16_t)((c * 9 + d) * 2);
         }
     } else {
         if (g_links->bivalue && pop(here) == 2)
             list[n++] = (uint16_t)((cell * 9 + low_bit_index(here ^ bit)) * 2 + 1);
         for (int k = 0; g_links->bilocation && k < 3; k++) {
-            int u = se_units[cell][k];
+            int u = T.se_units_of[cell][k];
             unsigned places = g_places[u][d];
             if (pop(places) != 2) continue;
             int a = UNITS[u][low_bit_index(places)], c = UNITS[u][low_bit_index(places & (places - 1))];
@@ -366,7 +342,7 @@ static int cycle_removals(const mask_t *cands, int end, mask_t removals[81]) {
     for (int n = end; node_parent[n] >= 0; n = node_parent[n]) {
         int p = node_key[n], cell = (p >> 1) / 9, d = (p >> 1) % 9;
         for (int k = 0; k < 20; k++) {
-            int c = se_peers[cell][k];
+            int c = T.se_peers[cell][k];
             if (!bb_has(cells, c) && (cands[c] >> d & 1)) seen[p & 1][d] |= bb_cell(c);
         }
     }
@@ -452,7 +428,6 @@ static int starts_of(const mask_t *cands, const Links *s, int out[729]) {
  * by SE's order of finding, the chain chosen is the same. */
 static void best_hint(const mask_t *cands, const uint16_t (*places)[9], ChainHint *best) {
     static int starts[729];
-    if (!geometry_ready) geometry();
     best->rung = NULL;
     best->forcing_start = -1;
     for (int k = 0; k < 3; k++) {

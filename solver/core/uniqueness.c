@@ -23,12 +23,8 @@ typedef struct {
     bb_t on_path, with_pair, open;
 } Ctx;
 
-static uint32_t units_mask(int i) {
-    return (1u << (18 + BOX_OF[i])) | (1u << ROW_OF[i]) | (1u << (9 + COL_OF[i]));
-}
-static int se_unit_of(int i, int kind) {
-    return kind == 0 ? 18 + BOX_OF[i] : kind == 1 ? ROW_OF[i] : 9 + COL_OF[i];
-}
+/* The cell's unit of `kind` in SE's order (0 box, 1 row, 2 column). */
+static int se_unit_of(int i, int kind) { return T.se_units_of[i][kind]; }
 
 int loop_bonus(int size) {
     for (int k = 0; k < T.n_loop_bonus; k++) {
@@ -228,7 +224,7 @@ static void extend(Ctx *c, int cell, int allowed, unsigned extra, int came) {
             if (!bb_has(c->open, nxt)) continue;
             if (!wide || pop(mine) == 1 || allowed > 0) {
                 int parity = c->len & 1;
-                uint32_t um = units_mask(nxt);
+                uint32_t um = CELL_UNITS[nxt];
                 if (c->seen[parity] & um) continue;
                 c->path[c->len++] = nxt;
                 c->on_path |= bb_cell(nxt);
@@ -251,8 +247,9 @@ static bb_t open_cells(bb_t with) {
         for (bb_t r = with; r; r &= r - 1) {
             int i = bb_first(r);
             bb_t others = with & ~bb_cell(i);
-            if (!(UNIT_BB[18 + BOX_OF[i]] & others) || !(UNIT_BB[ROW_OF[i]] & others) ||
-                !(UNIT_BB[9 + COL_OF[i]] & others)) {
+            const uint8_t *u = T.se_units_of[i];
+            if (!(UNIT_BB[u[0]] & others) || !(UNIT_BB[u[1]] & others) ||
+                !(UNIT_BB[u[2]] & others)) {
                 with &= ~bb_cell(i);
                 changed = 1;
             }
@@ -284,7 +281,7 @@ static void every_hint(Ctx *c) {
         c->path[0] = start;
         c->len = 1;
         c->on_path = bb_cell(start);
-        c->seen[0] = units_mask(start);
+        c->seen[0] = CELL_UNITS[start];
         c->seen[1] = 0;
         extend(c, start, T.loop_max_extra_cells, 0, -1);
     }

@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from solver.ladder import LADDER, RUNGS, SUKAKU_RULES
+from solver.ladder import LADDER, MAX_CHAIN_BUDGET, RUNGS, SUKAKU_RULES
 
 X_WING = "..3...1..2.8.5.9.3.6.....5.7.......5..63.14..38.....19....3.....3.9.7.8.6.9.2.5.1"
 
@@ -69,6 +69,25 @@ def test_the_estimates_floors_come_from_the_reference(
     assert not result.rating_exact
 
 
+def test_se_order_of_each_cells_units_comes_from_the_reference(
+    native: ModuleType, core: ModuleType, tables: dict[str, Any]
+) -> None:
+    """A puzzle SE rates 7.1 by a bidirectional cycle: with each cell's units taken row, column,
+    box instead of SE's box, row, column, other hints come first, and the core's path no longer
+    needs the cycle."""
+    puzzle = "4.9...7.68...5...3.1.....9.2.47.86.5...9.2.....1...9..78.5.3.41............2.4..."
+
+    def rated() -> tuple[float | None, str | None]:
+        result, _ = native.solve_many([puzzle], node_budget=1000, chain_budget=MAX_CHAIN_BUDGET)[0]
+        return result.difficulty_score, result.metrics.hardest_technique
+
+    assert rated() == (7.1, "bidirectional_cycle")
+    units_of = tables["se_units_of"]
+    tables["se_units_of"] = [units_of[k + t] for k in range(0, len(units_of), 3) for t in (1, 2, 0)]
+    core.configure(tables)
+    assert rated() == (4.6, "unique_loop")
+
+
 @pytest.mark.parametrize(
     ("change", "named"),
     [
@@ -85,6 +104,9 @@ def test_the_estimates_floors_come_from_the_reference(
         (lambda t: t.update(search_floors=t["search_floors"][:1]), "search_floors"),
         (lambda t: t.update(new_fact=1), "does not use"),
         (lambda t: t.pop("empty_chars"), "empty_chars"),
+        (lambda t: t.update(se_unit_order=[*t["se_unit_order"][1:], 0]), "se_unit_order"),
+        (lambda t: t.update(se_unit_order=[*t["se_unit_order"][:-1], 27]), "se_unit_order"),
+        (lambda t: t.update(se_units_of=[18, 0, 9] * 81), "se_units_of"),
     ],
     ids=[
         "unknown rung",
@@ -97,6 +119,9 @@ def test_the_estimates_floors_come_from_the_reference(
         "a floor missing",
         "a table the core ignores",
         "a table missing",
+        "SE's unit order not a permutation",
+        "SE's unit order past the units",
+        "a cell's units not its own",
     ],
 )
 def test_a_table_the_core_cannot_match_refuses_it_with_a_message_naming_it(
