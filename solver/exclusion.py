@@ -1,4 +1,4 @@
-"""Aligned pair exclusion, as Sudoku Explainer applies it.
+"""Aligned pair and triplet exclusion, as Sudoku Explainer applies them.
 
 Two *base* cells and the bivalue cells that see both of them (their *excluders*): a pair of
 digits (one per base cell) is impossible when the base cells see each other and the digits are
@@ -9,13 +9,29 @@ SE's base cells are the empty cells with two candidates or more that see a bival
 no cell with a single candidate); a pair of them needs two excluders or more. Pairs are tried
 in SE's order (by the later cell, then the earlier one, cells in reading order) and the first
 that removes something is the step, as SE takes the first hint its producer finds.
+
+Aligned triplet exclusion (SE's ``AlignedExclusion(3)``) is the same rule on three base cells:
+a triple of digits is impossible when two equal digits lie in cells that see each other, or
+when an excluder's candidates are all among the three. Its base cells see a cell of two or
+three candidates (the excluders are those), and no single; a triple needs two common
+excluders or more. SE takes a pair of base cells in the pair's order above, then as third
+each base cell of two or three candidates that sees either (SE's twin area: the peers of the
+first in SE's peer order, then the second's), and applies the first triple that removes
+something. SE tries it among its chaining producers, just after its cycles and forcing chains
+of one assumption: on the ladder it follows them, within the chain budget.
 """
 
 from __future__ import annotations
 
 from solver.bitboard import PEER_BB, cells_of
 from solver.board import NOTHING, ONE, Board, Found, remove
-from solver.grid import BITS, POPCOUNT
+from solver.grid import BITS, POPCOUNT, SE_UNITS_OF, UNITS
+
+# Each cell's peers in SE's order (``Cell.getHouseCells``: its box, row and column, each cell
+# once).
+SE_PEERS = tuple(
+    tuple(dict.fromkeys(c for u in SE_UNITS_OF[i] for c in UNITS[u] if c != i)) for i in range(81)
+)
 
 
 def _base_cells(cands: list[int]) -> list[int]:
@@ -65,4 +81,66 @@ def aligned_pair_exclusion(board: Board) -> Found:
                     return first
                 second = remove(board, (b,), out_b)
                 return second if second.contradiction else ONE
+    return NOTHING
+
+
+def _triplet_exclusions(
+    cands: list[int], cells: tuple[int, int, int], excluders: list[int]
+) -> list[int]:
+    """The candidates of the three base cells that belong to no possible triple of digits."""
+    x, y, z = cells
+    see_xy, see_xz, see_yz = PEER_BB[x] >> y & 1, PEER_BB[x] >> z & 1, PEER_BB[y] >> z & 1
+    locks = [cands[e] for e in excluders]
+    allowed = [0, 0, 0]
+    full = [cands[x], cands[y], cands[z]]
+    for dx in BITS[cands[x]]:
+        for dy in BITS[cands[y]]:
+            if dx == dy and see_xy:
+                continue
+            for dz in BITS[cands[z]]:
+                if (dz == dx and see_xz) or (dz == dy and see_yz):
+                    continue
+                held = dx | dy | dz
+                if any(not lock & ~held for lock in locks):
+                    continue  # an excluder would be left empty
+                allowed[0] |= dx
+                allowed[1] |= dy
+                allowed[2] |= dz
+            if allowed == full:
+                return [0, 0, 0]
+    return [full[k] & ~allowed[k] for k in range(3)]
+
+
+def aligned_triplet_exclusion(board: Board) -> Found:
+    """Aligned triplet exclusion: the first triple of base cells (in SE's order) that excludes
+    a candidate, with its exclusions removed."""
+    cands = board.cands
+    few = sum(1 << i for i in range(81) if 2 <= POPCOUNT[cands[i]] <= 3)
+    single = sum(1 << i for i in range(81) if POPCOUNT[cands[i]] == 1)
+    base = [
+        i
+        for i in range(81)
+        if POPCOUNT[cands[i]] >= 2 and PEER_BB[i] & few and not PEER_BB[i] & single
+    ]
+    thirds = sum(1 << i for i in base) & few  # base cells that can be a third
+    for k in range(1, len(base)):
+        b = base[k]
+        for a in base[:k]:
+            common = PEER_BB[a] & PEER_BB[b] & few
+            if common & (common - 1) == 0:  # fewer than two excluders: so for every third
+                continue
+            tails = dict.fromkeys(c for c in SE_PEERS[a] + SE_PEERS[b] if thirds >> c & 1)
+            for c in tails:
+                if c in (a, b):
+                    continue
+                excluders = common & PEER_BB[c]
+                if excluders & (excluders - 1) == 0:
+                    continue
+                out = _triplet_exclusions(cands, (a, b, c), list(cells_of(excluders)))
+                if any(out):
+                    for cell, mask in zip((a, b, c), out, strict=True):
+                        found = remove(board, (cell,), mask)
+                        if found.contradiction:
+                            return found
+                    return ONE
     return NOTHING

@@ -2,14 +2,16 @@
 
 After every step that changes the board the climb restarts from the bottom rung, as Sudoku
 Explainer does, so the hardest rung used is the hardest step of an easiest-first path. One
-step applies every instance a rung finds in one sweep (the uniqueness rungs and aligned pair
-exclusion: SE's one instance, as their value depends on it), and is recorded on the path
-(``Step``).
+step applies every instance a rung finds in one sweep (the uniqueness rungs, aligned
+exclusion and the chains: SE's one instance, as their value depends on it), and is recorded on
+the path (``Step``).
 The order is SE's: ascending value, except that SE tries its whole turbot family (empty
-rectangle) before XY-Wing. To add a technique, write a function ``(Board) -> Found`` in its
-module, export it from ``solver.techniques``, insert a ``Rung`` where SE tries it, and give the
-compiled core the same function under the same name (``solver/core``: the core refuses to load
-while a rung has none); the rating's ceiling follows the table.
+rectangle) before XY-Wing, and aligned triplet exclusion (7.5) after all its cycles and
+forcing chains of one assumption, however long. To add a technique, write a function
+``(Board) -> Found`` in its module, export it from ``solver.techniques``, insert a ``Rung``
+where SE tries it, and give the compiled core the same function under the same name
+(``solver/core``: the core refuses to load while a rung has none); the rating's ceiling
+follows the table.
 
 This table is the one home of the techniques' names and SE values: the compiled core, the
 database's documentation and the README read them from here.
@@ -80,6 +82,9 @@ LADDER: tuple[Rung, ...] = (
     Rung("forcing_x_chain", 6.6, t.forcing_x_chain),
     Rung("bidirectional_cycle", 7.0, t.bidirectional_cycle),
     Rung("forcing_xy_chain", 7.0, t.forcing_xy_chain),
+    # SE's next chaining producer: tried only when none of its chains above fires, whatever
+    # their value (SE takes the first hint of its producers, in their order).
+    Rung("aligned_triplet_exclusion", 7.5, t.aligned_triplet_exclusion),
     # Beyond them, the estimate's fallback (SE's multiple, dynamic and nested chains).
     Rung("forcing_chain", 6.6, t.forcing_chain),
 )
@@ -108,9 +113,11 @@ SUKAKU_RULES: dict[str, Callable[[Board], Found]] = {
     "bug_type_4": t.sukaku_bug_type_4,
     "bug_type_3": t.sukaku_bug_type_3,
 }
-# Sudoku Explainer's cycles and forcing chains of one assumption (solver.cycles): exact, but
-# costly (about 4x the time of a mixed collection), so a climb tries them only within its
-# chain budget (``ChainBudget``; 0, the default, never tries them).
+# Sudoku Explainer's cycles and forcing chains of one assumption (solver.cycles), and aligned
+# triplet exclusion, its next chaining producer (solver.exclusion): exact, but costly (about
+# 4x the time of a mixed collection), so a climb tries them only within its chain budget
+# (``ChainBudget``; 0, the default, never tries them). Aligned triplet exclusion must go with
+# the chains: SE tries it only when they find nothing.
 SE_CHAINS = frozenset(
     {
         "bidirectional_x_cycle",
@@ -118,6 +125,7 @@ SE_CHAINS = frozenset(
         "forcing_x_chain",
         "bidirectional_cycle",
         "forcing_xy_chain",
+        "aligned_triplet_exclusion",
     }
 )
 # SukakuExplainer tries a dozen rungs this ladder lacks (WXYZ-wing, strong links, ...) before

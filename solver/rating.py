@@ -1,8 +1,8 @@
 """Difficulty on the Sudoku Explainer (SE) scale, and its Sudoku Exchange label.
 
-* Solved by the exact ladder (every rung up to SE's cycles and forcing chains, tried within
-  the chain budget): the SE value of the hardest step on the easiest-first path
-  (``SCALE_BOTTOM`` when the puzzle has no empty cell).
+* Solved by the exact ladder (every rung up to SE's cycles and forcing chains and aligned
+  triplet exclusion, tried within the chain budget): the SE value of the hardest step on the
+  easiest-first path (``SCALE_BOTTOM`` when the puzzle has no empty cell).
 * Beyond it (the puzzle needs our forcing chains, SE's beyond the budget, or search): an
   estimate from the position where the exact ladder stalled, ``ESTIMATE_BASE +
   ESTIMATE_SLOPE * (effort + CANDIDATE_WEIGHT * candidates)``, where ``effort`` is the mean

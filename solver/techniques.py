@@ -26,7 +26,7 @@ from solver.cycles import (
     forcing_x_chain,
     forcing_xy_chain,
 )
-from solver.exclusion import aligned_pair_exclusion
+from solver.exclusion import aligned_pair_exclusion, aligned_triplet_exclusion
 from solver.fish import jellyfish, swordfish, x_wing
 from solver.intersections import claiming, direct_claiming, direct_pointing, pointing
 from solver.singles import full_house, hidden_single_box, hidden_single_line, naked_single
@@ -51,6 +51,7 @@ from solver.wings import xy_wing, xyz_wing
 
 __all__ = [
     "aligned_pair_exclusion",
+    "aligned_triplet_exclusion",
     "bidirectional_cycle",
     "bidirectional_x_cycle",
     "bidirectional_y_cycle",

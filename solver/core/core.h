@@ -207,7 +207,7 @@ Found unique_rectangle(Board *), unique_loop(Board *);
 Found sukaku_unique_rectangle(Board *), sukaku_unique_loop(Board *);
 Found bug(Board *), bug_type_2(Board *), bug_type_3(Board *), bug_type_4(Board *);
 Found sukaku_bug_type_2(Board *), sukaku_bug_type_3(Board *), sukaku_bug_type_4(Board *);
-Found aligned_pair_exclusion(Board *);
+Found aligned_pair_exclusion(Board *), aligned_triplet_exclusion(Board *);
 Found bidirectional_x_cycle(Board *), bidirectional_y_cycle(Board *), forcing_x_chain(Board *);
 Found bidirectional_cycle(Board *), forcing_xy_chain(Board *);
 Found forcing_chain(Board *);

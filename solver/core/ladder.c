@@ -26,6 +26,7 @@ static const struct {
     TECHNIQUE(sukaku_bug_type_2), TECHNIQUE(sukaku_bug_type_3),    TECHNIQUE(sukaku_bug_type_4),
     TECHNIQUE(bidirectional_x_cycle), TECHNIQUE(bidirectional_y_cycle), TECHNIQUE(forcing_x_chain),
     TECHNIQUE(bidirectional_cycle),   TECHNIQUE(forcing_xy_chain),
+    TECHNIQUE(aligned_triplet_exclusion),
 };
 
 int technique_count(void) { return (int)(sizeof TECHNIQUES / sizeof TECHNIQUES[0]); }

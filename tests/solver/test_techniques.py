@@ -174,6 +174,12 @@ CASES = {
         "..7...5......8....9...7...1.251.893...3...6....9...2.....5.3...7.......6.1.2.7.4.",
         {"r1c2-8"},
     ),
+    # SE's step after its chains find none (its `hints`: "Aligned Triplet Exclusion: R7C7,R8C1,
+    # R7C9: r7c7<>7,8").
+    "aligned_triplet_exclusion": (
+        "...8.4...82.....534.......9.9..7..1.7...1...2..1...5...6.5.1.4...96.21...4.....2.",
+        {"r7c7-7", "r7c7-8"},
+    ),
     # Beyond SE's cycles and forcing chains (classic SE: 8.3, multiple forcing chains); each
     # change agrees with the puzzle's unique solution.
     "forcing_chain": (
