@@ -23,8 +23,10 @@ static const Links SEARCHES[3] = {
     {1, 1, bidirectional_cycle, forcing_xy_chain, 4},
 };
 
-/* SE's units of a cell in its order (box, row, column) and its peers in that order. */
-static uint8_t se_units[81][3], se_peers[81][20];
+/* SE's units of a cell in its order (box, row, column), and its peers in that order: those of
+ * each unit not in an earlier one, a bitboard per unit (a unit's cells are ascending). */
+static uint8_t se_units[81][3];
+static bb_t se_peers[81][3];
 static int geometry_ready;
 
 static void geometry(void) {
@@ -33,15 +35,9 @@ static void geometry(void) {
         se_units[i][1] = ROW_OF[i];
         se_units[i][2] = (uint8_t)(9 + COL_OF[i]);
         bb_t taken = bb_cell(i);
-        int n = 0;
         for (int k = 0; k < 3; k++) {
-            for (int j = 0; j < 9; j++) {
-                int c = UNITS[se_units[i][k]][j];
-                if (!bb_has(taken, c)) {
-                    taken |= bb_cell(c);
-                    se_peers[i][n++] = (uint8_t)c;
-                }
-            }
+            se_peers[i][k] = UNIT_BB[se_units[i][k]] & ~taken;
+            taken |= UNIT_BB[se_units[i][k]];
         }
     }
     geometry_ready = 1;
@@ -57,14 +53,17 @@ static int tenths_of(technique_fn rung) {
 /* ---- the implications of one search, each computed once (Graph) ---- */
 static const mask_t *g_cands;
 static const uint16_t (*g_places)[9];  /* the board's positions: unit, digit -> cells (bits) */
+static const bb_t *g_digits;           /* the board's cells allowing each digit */
 static const Links *g_links;
 static uint16_t implied_list[POTENTIALS][MAX_IMPLIED];
 static uint8_t n_implied[POTENTIALS];
 static uint32_t implied_at[POTENTIALS], graph_stamp;
 
-static void new_graph(const mask_t *cands, const uint16_t (*places)[9], const Links *links) {
+static void new_graph(const mask_t *cands, const uint16_t (*places)[9], const bb_t *digits,
+                      const Links *links) {
     g_cands = cands;
     g_places = places;
+    g_digits = digits;
     g_links = links;
     if (++graph_stamp == 0) {
         memset(implied_at, 0, sizeof implied_at);
@@ -82,20 +81,20 @@ static inline int implied(int p, const uint16_t **out) {
 static int compute_implied(int p) {
     uint16_t *list = implied_list[p];
     int cell = (p >> 1) / 9, d = (p >> 1) % 9, n = 0;
-    mask_t bit = (mask_t)(1u << d), here = g_cands[cell];
+    mask_t here = g_cands[cell];
     if (p & 1) {
         if (g_links->bivalue) {
             for (int e = 0; e < 9; e++) {
                 if (e != d && (here >> e & 1)) list[n++] = (uint16_t)((cell * 9 + e) * 2);
             }
         }
-        for (int k = 0; k < 20; k++) {
-            int c = se_peers[cell][k];
-            if (g_cands[c] & bit) list[n++] = (uint16_t)((c * 9 + d) * 2);
+        for (int k = 0; k < 3; k++) {
+            for (bb_t r = se_peers[cell][k] & g_digits[d]; r; r &= r - 1)
+                list[n++] = (uint16_t)((bb_first(r) * 9 + d) * 2);
         }
     } else {
         if (g_links->bivalue && pop(here) == 2)
-            list[n++] = (uint16_t)((cell * 9 + low_bit_index(here ^ bit)) * 2 + 1);
+            list[n++] = (uint16_t)((cell * 9 + low_bit_index(here ^ (1u << d))) * 2 + 1);
         for (int k = 0; g_links->bilocation && k < 3; k++) {
             int u = se_units[cell][k];
             unsigned places = g_places[u][d];
@@ -201,7 +200,7 @@ static int leads_to(int from, int to) {
 static uint16_t node_key[MAX_NODES];
 static int32_t node_parent[MAX_NODES];
 static int n_nodes;
-static int layer_a[MAX_NODES], layer_b[MAX_NODES], ends[MAX_NODES], end_length[MAX_NODES];
+static int layer_a[MAX_NODES], layer_b[MAX_NODES];
 static uint32_t seen_at[POTENTIALS], seen_stamp;
 /* The cycle search asks whether an "off" implied a node before: each "on" node of it keeps the
  * set of "off" candidates above it (node_above: its row of `above`), so asking is one bit. */
@@ -249,38 +248,84 @@ static int add_on(int p, int off) {
     return n;
 }
 
-/* SE's cycle search (cycles() in the reference): the nodes closing a cycle go in `ends`. */
-static int cycles(int start, int limit) {
+/* What the cycle ending at node `end` removes (cycle_removals() in the reference); 0 if
+ * nothing. A digit goes from the cells out of the cycle that see both one of its "on" and one of
+ * its "off" potentials: the peers that allow it, a bitboard each. */
+static int cycle_removals(int end, mask_t removals[81]) {
+    bb_t cells = 0, seen[2][9] = {{0}};
+    for (int n = end; node_parent[n] >= 0; n = node_parent[n]) {
+        int p = node_key[n], cell = (p >> 1) / 9, d = (p >> 1) % 9;
+        cells |= bb_cell(cell);
+        seen[p & 1][d] |= PEER_BB[cell] & g_digits[d];
+    }
+    int any = 0;
+    memset(removals, 0, 81 * sizeof(mask_t));
+    for (int d = 0; d < 9; d++) {
+        for (bb_t r = seen[0][d] & seen[1][d] & ~cells; r; r &= r - 1) {
+            removals[bb_first(r)] |= (mask_t)(1u << d);
+            any = 1;
+        }
+    }
+    return any;
+}
+
+/* SE's cycle search (cycles() in the reference), up to `limit` potentials: the length of the
+ * first cycle found that removes something, what it removes in `removals`; 0 if none.
+ *
+ * The reference finds every cycle within the limit, then takes each one chosen over the best
+ * so far: all are, until one removing something is taken. The cycles found after it are as
+ * long or longer, of the same rung and rank (a length's extra never decreases), so none is
+ * chosen over it: the first is the one kept, and the search stops there.
+ *
+ * The reference makes a layer of "off" nodes, then the "on" nodes they imply; here each "off"
+ * is followed as it is made, in the same order, so the "on" nodes are seen in the same order.
+ * Once an "off" potential has been followed, every "on" it implies has been seen: followed
+ * again it only closes a cycle, if it implies the start (`closes`), and is otherwise skipped
+ * without a node. An "off" node is made only when something hangs from it. */
+static uint32_t followed_at[POTENTIALS], closes_at[POTENTIALS];
+
+static int cycles(int start, int limit, mask_t removals[81]) {
     new_tree(start);
-    int *ons = layer_a, *offs = layer_b, n_ons = 1, n_ends = 0, length = 0;
+    const uint16_t *into;
+    /* what implies the start: the negations of what its negation implies (see forcing()) */
+    for (int j = 0, m = implied(start ^ 1, &into); j < m; j++) closes_at[into[j] ^ 1] = seen_stamp;
+    int *ons = layer_a, *next_ons = layer_b, n_ons = 1, length = 0;
     ons[0] = 0;
     while (n_ons && length + 2 <= limit) {
         length += 2;
-        int n_offs = 0;
+        int n_next = 0;
         for (int k = 0; k < n_ons; k++) {
-            const uint16_t *next;
-            int n = ons[k], m = implied(node_key[n], &next);
+            const uint16_t *offs;
+            int n = ons[k], m = implied(node_key[n], &offs);
             for (int j = 0; j < m; j++) {
-                if (!implied_before(n, next[j])) offs[n_offs++] = add_node(next[j], n);
-            }
-        }
-        n_ons = 0;
-        for (int k = 0; k < n_offs; k++) {
-            const uint16_t *next;
-            int n = offs[k], m = implied(node_key[n], &next);
-            for (int j = 0; j < m; j++) {
-                if (next[j] == start) {
-                    if (length >= 4) {
-                        end_length[n_ends] = length;
-                        ends[n_ends++] = add_node(next[j], n);
+                int q = offs[j];
+                if (followed_at[q] == seen_stamp) {
+                    if (length < 4 || closes_at[q] != seen_stamp || implied_before(n, q)) continue;
+                    if (cycle_removals(add_node(start, add_node(q, n)), removals)) return length;
+                    continue;
+                }
+                if (implied_before(n, q)) continue;
+                followed_at[q] = seen_stamp;
+                const uint16_t *next;
+                int off = -1, mq = implied(q, &next);
+                for (int i = 0; i < mq; i++) {
+                    if (next[i] == start) {
+                        if (length < 4) continue;
+                        if (off < 0) off = add_node(q, n);
+                        if (cycle_removals(add_node(start, off), removals)) return length;
+                    } else if (first_seen(next[i])) {
+                        if (off < 0) off = add_node(q, n);
+                        next_ons[n_next++] = add_on(next[i], off);
                     }
-                } else if (first_seen(next[j])) {
-                    ons[n_ons++] = add_on(next[j], n);
                 }
             }
         }
+        int *t = ons;
+        ons = next_ons;
+        next_ons = t;
+        n_ons = n_next;
     }
-    return n_ends;
+    return 0;
 }
 
 /* SE's forcing chain from `start` to its negation (forcing() in the reference): the chain's
@@ -346,7 +391,16 @@ static int beats(const ChainHint *h, const ChainHint *best, int tie) {
 
 /* The largest complexity at which a hint of `tenths` and `rank` is still chosen over `best`. */
 static int limit_of(int tenths, int rank, const ChainHint *best, int tie) {
+    /* asked for every start, mostly of the same best: the last answer is kept */
+    static struct {
+        int tenths, rank, tie, complexity, best_rank, limit;
+        double difficulty;
+    } last = {-1, 0, 0, 0, 0, 0, 0.0};
     if (!best->rung) return NO_LIMIT;
+    if (last.tenths == tenths && last.rank == rank && last.tie == tie &&
+        last.difficulty == best->difficulty && last.complexity == best->complexity &&
+        last.best_rank == best->rank)
+        return last.limit;
     ChainHint h;
     int c = 1;
     while (c < NO_LIMIT) {
@@ -354,38 +408,21 @@ static int limit_of(int tenths, int rank, const ChainHint *best, int tie) {
         if (!beats(&h, best, tie)) break;
         c++;
     }
+    last.tenths = tenths;
+    last.rank = rank;
+    last.tie = tie;
+    last.difficulty = best->difficulty;
+    last.complexity = best->complexity;
+    last.best_rank = best->rank;
+    last.limit = c;
     return c;
-}
-
-/* What the cycle ending at node `end` removes (cycle_removals() in the reference); 0 if
- * nothing. */
-static int cycle_removals(const mask_t *cands, int end, mask_t removals[81]) {
-    bb_t cells = 0, seen[2][9];
-    memset(seen, 0, sizeof seen);
-    for (int n = end; node_parent[n] >= 0; n = node_parent[n]) cells |= bb_cell((node_key[n] >> 1) / 9);
-    for (int n = end; node_parent[n] >= 0; n = node_parent[n]) {
-        int p = node_key[n], cell = (p >> 1) / 9, d = (p >> 1) % 9;
-        for (int k = 0; k < 20; k++) {
-            int c = se_peers[cell][k];
-            if (!bb_has(cells, c) && (cands[c] >> d & 1)) seen[p & 1][d] |= bb_cell(c);
-        }
-    }
-    int any = 0;
-    memset(removals, 0, 81 * sizeof(mask_t));
-    for (int d = 0; d < 9; d++) {
-        for (bb_t r = seen[0][d] & seen[1][d]; r; r &= r - 1) {
-            removals[bb_first(r)] |= (mask_t)(1u << d);
-            any = 1;
-        }
-    }
-    return any;
 }
 
 /* The forcing chains of one start (run "on", then "off"), each kept if chosen over the best
  * so far (found before it: strictly). */
-static void start_forcing(const mask_t *cands, const Links *s, int start, ChainHint *best) {
+static void start_forcing(const mask_t *cands, const Links *s, int tenths, int start,
+                          ChainHint *best) {
     ChainHint h;
-    int tenths = tenths_of(s->forcing);
     int limit = limit_of(tenths, s->rank, best, 0);
     if (limit < 4) return;
     int cell = (start >> 1) / 9;
@@ -411,26 +448,24 @@ static void start_forcing(const mask_t *cands, const Links *s, int start, ChainH
     }
 }
 
-/* The cycles of one start, each kept if chosen over the best so far. SE finds a start's
+/* The cycles of one start, the first kept if chosen over the best so far. SE finds a start's
  * cycles before its forcing chains, and earlier starts first: a cycle wins a tie against a
- * forcing chain of this search from its own start or a later one. */
-static void start_cycles(const mask_t *cands, const Links *s, int start, ChainHint *best) {
+ * forcing chain of this search from its own start or a later one. Every length up to the
+ * limit is chosen over the best (limit_of), so the first cycle found removing something is. */
+static void start_cycles(const Links *s, int tenths, int start, ChainHint *best) {
     ChainHint h;
-    int tenths = tenths_of(s->cycle);
     int limit = limit_of(tenths, s->rank, best, best->forcing_start >= start);
     if (limit < 4 || (pruned && comp_size[t_comp[start]] < 2)) return;
-    int n_ends = cycles(start, limit);
-    for (int k = 0; k < n_ends; k++) {
-        int length = end_length[k];  /* the cycle's complexity: its potentials, start once */
-        order_of(&h, tenths, length, s->rank);
-        if (!beats(&h, best, best->forcing_start >= start)) continue;  /* removals are moot */
-        if (!cycle_removals(cands, ends[k], h.removals)) continue;
-        h.rung = s->cycle;
-        h.bonus = T.length_bonus[length - 2];
-        h.place_cell = -1;
-        h.forcing_start = -1;
-        *best = h;
-    }
+    const uint16_t *into;
+    if (!implied(start ^ 1, &into)) return;  /* nothing implies the start: no cycle closes */
+    int length = cycles(start, limit, h.removals);  /* its potentials, start once */
+    if (!length) return;
+    order_of(&h, tenths, length, s->rank);
+    h.rung = s->cycle;
+    h.bonus = T.length_bonus[length - 2];
+    h.place_cell = -1;
+    h.forcing_start = -1;
+    *best = h;
 }
 
 /* Every start of a search, in SE's order (cell, then digit). */
@@ -450,23 +485,25 @@ static int starts_of(const mask_t *cands, const Links *s, int out[729]) {
  * start's cycles then its forcing chains; here a search's forcing chains come first, being
  * quick to find, and bound the length of the cycles worth searching for: with ties settled
  * by SE's order of finding, the chain chosen is the same. */
-static void best_hint(const mask_t *cands, const uint16_t (*places)[9], ChainHint *best) {
+static void best_hint(const mask_t *cands, const uint16_t (*places)[9], const bb_t *digits,
+                      ChainHint *best) {
     static int starts[729];
     if (!geometry_ready) geometry();
     best->rung = NULL;
     best->forcing_start = -1;
     for (int k = 0; k < 3; k++) {
         const Links *s = &SEARCHES[k];
-        int cycles_possible = limit_of(tenths_of(s->cycle), s->rank, best, 0) >= 4;
-        int forcing_possible = s->forcing && limit_of(tenths_of(s->forcing), s->rank, best, 0) >= 4;
+        int cycle_tenths = tenths_of(s->cycle), forcing_tenths = s->forcing ? tenths_of(s->forcing) : 0;
+        int cycles_possible = limit_of(cycle_tenths, s->rank, best, 0) >= 4;
+        int forcing_possible = s->forcing && limit_of(forcing_tenths, s->rank, best, 0) >= 4;
         if (!cycles_possible && !forcing_possible) continue;  /* nothing it finds could win */
-        new_graph(cands, places, s);
+        new_graph(cands, places, digits, s);
         /* worth it where the graph is large: one digit's, or two-candidate cells', is not */
         pruned = s->bivalue && s->bilocation;
         if (pruned) components(cands);
         int n = starts_of(cands, s, starts);
-        for (int j = 0; s->forcing && j < n; j++) start_forcing(cands, s, starts[j], best);
-        for (int j = 0; j < n; j++) start_cycles(cands, s, starts[j], best);
+        for (int j = 0; s->forcing && j < n; j++) start_forcing(cands, s, forcing_tenths, starts[j], best);
+        for (int j = 0; j < n; j++) start_cycles(s, cycle_tenths, starts[j], best);
         best->forcing_start = -1;  /* what this search found comes before the next search's */
     }
 }
@@ -474,7 +511,7 @@ static void best_hint(const mask_t *cands, const uint16_t (*places)[9], ChainHin
 /* Apply the hint SE would, if it is of `rung`: one instance, with its length's bonus. */
 static Found apply(Board *b, technique_fn rung) {
     if (b->chain_at != b->version) {
-        best_hint(b->cands, board_positions(b), &b->chain);
+        best_hint(b->cands, board_positions(b), board_digits(b), &b->chain);
         b->chain_at = b->version;
     }
     const ChainHint *h = &b->chain;
