@@ -153,13 +153,21 @@ static void components(const mask_t *cands) {
     int counter = 0, sp = 0, n_comp = 0;
     memset(t_index, 0, sizeof t_index);
     memset(comp_seen, 0, sizeof comp_seen);
+    static uint16_t present[POTENTIALS];  /* the potentials of the candidates, ascending */
     int n_present = 0;
-    for (int v = 0; v < POTENTIALS; v++) {
-        if (cands[(v >> 1) / 9] >> ((v >> 1) % 9) & 1) dense[v] = n_present++;
+    for (int cell = 0; cell < 81; cell++) {
+        for (unsigned m = cands[cell]; m; m &= m - 1) {
+            int v = (cell * 9 + low_bit_index(m)) * 2;
+            dense[v] = n_present;
+            present[n_present++] = (uint16_t)v;
+            dense[v + 1] = n_present;
+            present[n_present++] = (uint16_t)(v + 1);
+        }
     }
     n_words = (n_present + 63) / 64;
-    for (int v = 0; v < POTENTIALS; v++) {
-        if (t_index[v] || !(cands[(v >> 1) / 9] >> ((v >> 1) % 9) & 1)) continue;
+    for (int i = 0; i < n_present; i++) {
+        int v = present[i];
+        if (t_index[v]) continue;
         int depth = 0;
         call_node[0] = (uint16_t)v;
         call_edge[0] = 0;
@@ -202,17 +210,9 @@ static int32_t node_parent[MAX_NODES];
 static int n_nodes;
 static int layer_a[MAX_NODES], layer_b[MAX_NODES];
 static uint32_t seen_at[POTENTIALS], seen_stamp;
-/* The cycle search asks whether an "off" implied a node before: each "on" node of it keeps the
- * set of "off" candidates above it (node_above: its row of `above`), so asking is one bit. */
-static uint64_t above[730][12];
-static int node_above[MAX_NODES], n_above;
-
 static void new_tree(int root) {
     node_key[0] = (uint16_t)root;
     node_parent[0] = -1;
-    node_above[0] = 0;
-    memset(above[0], 0, sizeof above[0]);
-    n_above = 1;
     n_nodes = 1;
     if (++seen_stamp == 0) {
         memset(seen_at, 0, sizeof seen_at);
@@ -233,40 +233,40 @@ static int first_seen(int p) {
     return 1;
 }
 
-/* Whether the "off" potential p implied the "on" node n, directly or not. */
+/* Whether the "off" potential p implied the "on" node n, directly or not: one of the "off"
+ * nodes above n. Asked only of the few "off" potentials that close a cycle (see cycles()). */
 static int implied_before(int n, int p) {
-    int cand = p >> 1;
-    return (int)(above[node_above[n]][cand >> 6] >> (cand & 63) & 1);
-}
-
-/* An "on" node implied by the "off" node `off`: it keeps what is above `off`, and `off`. */
-static int add_on(int p, int off) {
-    int n = add_node(p, off), row = n_above++, cand = node_key[off] >> 1;
-    memcpy(above[row], above[node_above[node_parent[off]]], sizeof above[row]);
-    above[row][cand >> 6] |= 1ull << (cand & 63);
-    node_above[n] = row;
-    return n;
+    for (int off = node_parent[n]; off >= 0; off = node_parent[node_parent[off]]) {
+        if (node_key[off] == p) return 1;
+    }
+    return 0;
 }
 
 /* What the cycle ending at node `end` removes (cycle_removals() in the reference); 0 if
  * nothing. A digit goes from the cells out of the cycle that see both one of its "on" and one of
  * its "off" potentials: the peers that allow it, a bitboard each. */
 static int cycle_removals(int end, mask_t removals[81]) {
-    bb_t cells = 0, seen[2][9] = {{0}};
+    bb_t cells = 0, seen[2][9], gone[9];
+    unsigned digits = 0, any = 0;  /* the digits of the cycle; those with something to remove */
     for (int n = end; node_parent[n] >= 0; n = node_parent[n]) {
         int p = node_key[n], cell = (p >> 1) / 9, d = (p >> 1) % 9;
+        if (!(digits >> d & 1)) seen[0][d] = seen[1][d] = 0;
+        digits |= 1u << d;
         cells |= bb_cell(cell);
         seen[p & 1][d] |= PEER_BB[cell] & g_digits[d];
     }
-    int any = 0;
-    memset(removals, 0, 81 * sizeof(mask_t));
-    for (int d = 0; d < 9; d++) {
-        for (bb_t r = seen[0][d] & seen[1][d] & ~cells; r; r &= r - 1) {
-            removals[bb_first(r)] |= (mask_t)(1u << d);
-            any = 1;
-        }
+    for (unsigned m = digits; m; m &= m - 1) {
+        int d = low_bit_index(m);
+        gone[d] = seen[0][d] & seen[1][d] & ~cells;
+        if (gone[d]) any |= 1u << d;
     }
-    return any;
+    if (!any) return 0;
+    memset(removals, 0, 81 * sizeof(mask_t));
+    for (; any; any &= any - 1) {
+        int d = low_bit_index(any);
+        for (bb_t r = gone[d]; r; r &= r - 1) removals[bb_first(r)] |= (mask_t)(1u << d);
+    }
+    return 1;
 }
 
 /* SE's cycle search (cycles() in the reference), up to `limit` potentials: the length of the
@@ -304,7 +304,7 @@ static int cycles(int start, int limit, mask_t removals[81]) {
                     if (cycle_removals(add_node(start, add_node(q, n)), removals)) return length;
                     continue;
                 }
-                if (implied_before(n, q)) continue;
+                /* never followed, so not above n either (what is above was followed) */
                 followed_at[q] = seen_stamp;
                 const uint16_t *next;
                 int off = -1, mq = implied(q, &next);
@@ -315,7 +315,7 @@ static int cycles(int start, int limit, mask_t removals[81]) {
                         if (cycle_removals(add_node(start, off), removals)) return length;
                     } else if (first_seen(next[i])) {
                         if (off < 0) off = add_node(q, n);
-                        next_ons[n_next++] = add_on(next[i], off);
+                        next_ons[n_next++] = add_node(next[i], off);
                     }
                 }
             }
