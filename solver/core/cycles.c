@@ -50,36 +50,62 @@ static int tenths_of(technique_fn rung) {
     return 0;
 }
 
-/* ---- the implications of one search, each computed once (Graph) ---- */
+/* ---- the implications of one search, each computed once (Graph) ----
+ * Kept from one position to the next, a graph per search: what a potential implies depends
+ * only on the candidates of its cell and, for its digit, of its peers; where those lost none
+ * since the graph's last position, its list holds (a candidate gained: a new puzzle, all go). */
+typedef struct {
+    uint16_t list[POTENTIALS][MAX_IMPLIED];
+    uint8_t n[POTENTIALS];
+    uint8_t known[POTENTIALS];  /* the list holds for the candidates below */
+    mask_t cands[81];
+} Graph;
+static Graph graphs[3];
+static Graph *g;
 static const mask_t *g_cands;
 static const uint16_t (*g_places)[9];  /* the board's positions: unit, digit -> cells (bits) */
 static const bb_t *g_digits;           /* the board's cells allowing each digit */
 static const Links *g_links;
-static uint16_t implied_list[POTENTIALS][MAX_IMPLIED];
-static uint8_t n_implied[POTENTIALS];
-static uint32_t implied_at[POTENTIALS], graph_stamp;
 
-static void new_graph(const mask_t *cands, const uint16_t (*places)[9], const bb_t *digits,
-                      const Links *links) {
+static void new_graph(int k, const mask_t *cands, const uint16_t (*places)[9], const bb_t *digits) {
+    g = &graphs[k];
     g_cands = cands;
     g_places = places;
     g_digits = digits;
-    g_links = links;
-    if (++graph_stamp == 0) {
-        memset(implied_at, 0, sizeof implied_at);
-        graph_stamp = 1;
+    g_links = &SEARCHES[k];
+    int gained = 0, lost = 0;
+    for (int c = 0; c < 81; c++) {
+        gained |= cands[c] & ~g->cands[c];
+        lost += pop(g->cands[c] & ~cands[c]);
     }
+    if (gained || lost > 40) {
+        memset(g->known, 0, sizeof g->known);
+    } else if (lost) {
+        for (int c = 0; c < 81; c++) {
+            unsigned gone = g->cands[c] & ~cands[c];
+            if (!gone) continue;
+            memset(&g->known[c * 18], 0, 18);  /* the cell's: their other candidates changed */
+            for (; gone; gone &= gone - 1) {   /* the peers' of a digit gone: its places changed */
+                int d = low_bit_index(gone);
+                for (int j = 0; j < 20; j++) {
+                    int v = (PEERS[c][j] * 9 + d) * 2;
+                    g->known[v] = g->known[v + 1] = 0;
+                }
+            }
+        }
+    }
+    memcpy(g->cands, cands, sizeof g->cands);
 }
 
 static int compute_implied(int p);
 
 static inline int implied(int p, const uint16_t **out) {
-    *out = implied_list[p];
-    return implied_at[p] == graph_stamp ? n_implied[p] : compute_implied(p);
+    *out = g->list[p];
+    return g->known[p] ? g->n[p] : compute_implied(p);
 }
 
 static int compute_implied(int p) {
-    uint16_t *list = implied_list[p];
+    uint16_t *list = g->list[p];
     int cell = (p >> 1) / 9, d = (p >> 1) % 9, n = 0;
     mask_t here = g_cands[cell];
     if (p & 1) {
@@ -106,8 +132,8 @@ static int compute_implied(int p) {
             if (!known) list[n++] = q;
         }
     }
-    n_implied[p] = (uint8_t)n;
-    implied_at[p] = graph_stamp;
+    g->n[p] = (uint8_t)n;
+    g->known[p] = 1;
     return n;
 }
 
@@ -497,7 +523,7 @@ static void best_hint(const mask_t *cands, const uint16_t (*places)[9], const bb
         int cycles_possible = limit_of(cycle_tenths, s->rank, best, 0) >= 4;
         int forcing_possible = s->forcing && limit_of(forcing_tenths, s->rank, best, 0) >= 4;
         if (!cycles_possible && !forcing_possible) continue;  /* nothing it finds could win */
-        new_graph(cands, places, digits, s);
+        new_graph(k, cands, places, digits);
         /* worth it where the graph is large: one digit's, or two-candidate cells', is not */
         pruned = s->bivalue && s->bilocation;
         if (pruned) components(cands);
