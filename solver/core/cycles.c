@@ -78,7 +78,7 @@ static void new_graph(int k, const mask_t *cands, const uint16_t (*places)[9], c
         gained |= cands[c] & ~g->cands[c];
         lost += pop(g->cands[c] & ~cands[c]);
     }
-    if (gained || lost > 40) {
+    if (gained || lost > 40) {  /* a new puzzle, or many changes: all afresh */
         memset(g->known, 0, sizeof g->known);
     } else if (lost) {
         for (int c = 0; c < 81; c++) {
@@ -236,12 +236,17 @@ static int32_t node_parent[MAX_NODES];
 static int n_nodes;
 static int layer_a[MAX_NODES], layer_b[MAX_NODES];
 static uint32_t seen_at[POTENTIALS], seen_stamp;
+/* the cycle search's "off" potentials followed, and those closing a cycle (see cycles()) */
+static uint32_t followed_at[POTENTIALS], closes_at[POTENTIALS];
+
 static void new_tree(int root) {
     node_key[0] = (uint16_t)root;
     node_parent[0] = -1;
     n_nodes = 1;
     if (++seen_stamp == 0) {
         memset(seen_at, 0, sizeof seen_at);
+        memset(followed_at, 0, sizeof followed_at);
+        memset(closes_at, 0, sizeof closes_at);
         seen_stamp = 1;
     }
     seen_at[root] = seen_stamp;
@@ -308,8 +313,6 @@ static int cycle_removals(int end, mask_t removals[81]) {
  * Once an "off" potential has been followed, every "on" it implies has been seen: followed
  * again it only closes a cycle, if it implies the start (`closes`), and is otherwise skipped
  * without a node. An "off" node is made only when something hangs from it. */
-static uint32_t followed_at[POTENTIALS], closes_at[POTENTIALS];
-
 static int cycles(int start, int limit, mask_t removals[81]) {
     new_tree(start);
     const uint16_t *into;
@@ -415,13 +418,15 @@ static int beats(const ChainHint *h, const ChainHint *best, int tie) {
     return !best->rung || precedes(h, best) || (tie && same_order(h, best));
 }
 
-/* The largest complexity at which a hint of `tenths` and `rank` is still chosen over `best`. */
+/* The largest complexity at which a hint of `tenths` and `rank` is still chosen over `best`.
+ * Asked for every start, mostly of the same best: the last answer is kept (for one position:
+ * best_hint() forgets it, so new tables are taken too). */
+static struct {
+    int tenths, rank, tie, complexity, best_rank, limit;
+    double difficulty;
+} last;
+
 static int limit_of(int tenths, int rank, const ChainHint *best, int tie) {
-    /* asked for every start, mostly of the same best: the last answer is kept */
-    static struct {
-        int tenths, rank, tie, complexity, best_rank, limit;
-        double difficulty;
-    } last = {-1, 0, 0, 0, 0, 0, 0.0};
     if (!best->rung) return NO_LIMIT;
     if (last.tenths == tenths && last.rank == rank && last.tie == tie &&
         last.difficulty == best->difficulty && last.complexity == best->complexity &&
@@ -515,6 +520,7 @@ static void best_hint(const mask_t *cands, const uint16_t (*places)[9], const bb
                       ChainHint *best) {
     static int starts[729];
     if (!geometry_ready) geometry();
+    last.tenths = -1;
     best->rung = NULL;
     best->forcing_start = -1;
     for (int k = 0; k < 3; k++) {
