@@ -271,6 +271,7 @@ static int se_order(PyObject *tables, int *used) {
         bb_t taken = bb_cell(i);
         int n = 0;
         for (int k = 0; k < 3; k++) {
+            T.se_peer_units[i][k] = UNIT_BB[T.se_units_of[i][k]] & ~taken;
             for (int j = 0; j < 9; j++) {
                 int c = UNITS[T.se_units_of[i][k]][j];
                 if (!bb_has(taken, c)) {

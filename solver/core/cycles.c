@@ -30,48 +30,77 @@ static int tenths_of(technique_fn rung) {
     return 0;
 }
 
-/* ---- the implications of one search, each computed once (Graph) ---- */
+/* ---- the implications of one search, each computed once (Graph) ----
+ * Kept from one position to the next, a graph per search: what a potential implies depends
+ * only on the candidates of its cell and, for its digit, of its peers; where those lost none
+ * since the graph's last position, its list holds (a candidate gained: a new puzzle, all go). */
+typedef struct {
+    uint16_t list[POTENTIALS][MAX_IMPLIED];
+    uint8_t n[POTENTIALS];
+    uint8_t known[POTENTIALS];  /* the list holds for the candidates below */
+    mask_t cands[81];
+} Graph;
+static Graph graphs[3];
+static Graph *g;
 static const mask_t *g_cands;
 static const uint16_t (*g_places)[9];  /* the board's positions: unit, digit -> cells (bits) */
+static const bb_t *g_digits;           /* the board's cells allowing each digit */
 static const Links *g_links;
-static uint16_t implied_list[POTENTIALS][MAX_IMPLIED];
-static uint8_t n_implied[POTENTIALS];
-static uint32_t implied_at[POTENTIALS], graph_stamp;
 
-static void new_graph(const mask_t *cands, const uint16_t (*places)[9], const Links *links) {
+static void new_graph(int k, const mask_t *cands, const uint16_t (*places)[9], const bb_t *digits) {
+    g = &graphs[k];
     g_cands = cands;
     g_places = places;
-    g_links = links;
-    if (++graph_stamp == 0) {
-        memset(implied_at, 0, sizeof implied_at);
-        graph_stamp = 1;
+    g_digits = digits;
+    g_links = &SEARCHES[k];
+    int gained = 0, lost = 0;
+    for (int c = 0; c < 81; c++) {
+        gained |= cands[c] & ~g->cands[c];
+        lost += pop(g->cands[c] & ~cands[c]);
     }
+    if (gained || lost > 40) {  /* a new puzzle, or many changes: all afresh */
+        memset(g->known, 0, sizeof g->known);
+    } else if (lost) {
+        for (int c = 0; c < 81; c++) {
+            unsigned gone = g->cands[c] & ~cands[c];
+            if (!gone) continue;
+            memset(&g->known[c * 18], 0, 18);  /* the cell's: their other candidates changed */
+            for (; gone; gone &= gone - 1) {   /* the peers' of a digit gone: its places changed */
+                int d = low_bit_index(gone);
+                for (int j = 0; j < 20; j++) {
+                    int v = (PEERS[c][j] * 9 + d) * 2;
+                    g->known[v] = g->known[v + 1] = 0;
+                }
+            }
+        }
+    }
+    memcpy(g->cands, cands, sizeof g->cands);
 }
 
 static int compute_implied(int p);
 
 static inline int implied(int p, const uint16_t **out) {
-    *out = implied_list[p];
-    return implied_at[p] == graph_stamp ? n_implied[p] : compute_implied(p);
+    *out = g->list[p];
+    return g->known[p] ? g->n[p] : compute_implied(p);
 }
 
 static int compute_implied(int p) {
-    uint16_t *list = implied_list[p];
+    uint16_t *list = g->list[p];
     int cell = (p >> 1) / 9, d = (p >> 1) % 9, n = 0;
-    mask_t bit = (mask_t)(1u << d), here = g_cands[cell];
+    mask_t here = g_cands[cell];
     if (p & 1) {
         if (g_links->bivalue) {
             for (int e = 0; e < 9; e++) {
                 if (e != d && (here >> e & 1)) list[n++] = (uint16_t)((cell * 9 + e) * 2);
             }
         }
-        for (int k = 0; k < 20; k++) {
-            int c = T.se_peers[cell][k];
-            if (g_cands[c] & bit) list[n++] = (uint16_t)((c * 9 + d) * 2);
+        for (int k = 0; k < 3; k++) {
+            for (bb_t r = T.se_peer_units[cell][k] & g_digits[d]; r; r &= r - 1)
+                list[n++] = (uint16_t)((bb_first(r) * 9 + d) * 2);
         }
     } else {
         if (g_links->bivalue && pop(here) == 2)
-            list[n++] = (uint16_t)((cell * 9 + low_bit_index(here ^ bit)) * 2 + 1);
+            list[n++] = (uint16_t)((cell * 9 + low_bit_index(here ^ (1u << d))) * 2 + 1);
         for (int k = 0; g_links->bilocation && k < 3; k++) {
             int u = T.se_units_of[cell][k];
             unsigned places = g_places[u][d];
@@ -83,8 +112,8 @@ static int compute_implied(int p) {
             if (!known) list[n++] = q;
         }
     }
-    n_implied[p] = (uint8_t)n;
-    implied_at[p] = graph_stamp;
+    g->n[p] = (uint8_t)n;
+    g->known[p] = 1;
     return n;
 }
 
@@ -130,13 +159,21 @@ static void components(const mask_t *cands) {
     int counter = 0, sp = 0, n_comp = 0;
     memset(t_index, 0, sizeof t_index);
     memset(comp_seen, 0, sizeof comp_seen);
+    static uint16_t present[POTENTIALS];  /* the potentials of the candidates, ascending */
     int n_present = 0;
-    for (int v = 0; v < POTENTIALS; v++) {
-        if (cands[(v >> 1) / 9] >> ((v >> 1) % 9) & 1) dense[v] = n_present++;
+    for (int cell = 0; cell < 81; cell++) {
+        for (unsigned m = cands[cell]; m; m &= m - 1) {
+            int v = (cell * 9 + low_bit_index(m)) * 2;
+            dense[v] = n_present;
+            present[n_present++] = (uint16_t)v;
+            dense[v + 1] = n_present;
+            present[n_present++] = (uint16_t)(v + 1);
+        }
     }
     n_words = (n_present + 63) / 64;
-    for (int v = 0; v < POTENTIALS; v++) {
-        if (t_index[v] || !(cands[(v >> 1) / 9] >> ((v >> 1) % 9) & 1)) continue;
+    for (int i = 0; i < n_present; i++) {
+        int v = present[i];
+        if (t_index[v]) continue;
         int depth = 0;
         call_node[0] = (uint16_t)v;
         call_edge[0] = 0;
@@ -177,22 +214,19 @@ static int leads_to(int from, int to) {
 static uint16_t node_key[MAX_NODES];
 static int32_t node_parent[MAX_NODES];
 static int n_nodes;
-static int layer_a[MAX_NODES], layer_b[MAX_NODES], ends[MAX_NODES], end_length[MAX_NODES];
+static int layer_a[MAX_NODES], layer_b[MAX_NODES];
 static uint32_t seen_at[POTENTIALS], seen_stamp;
-/* The cycle search asks whether an "off" implied a node before: each "on" node of it keeps the
- * set of "off" candidates above it (node_above: its row of `above`), so asking is one bit. */
-static uint64_t above[730][12];
-static int node_above[MAX_NODES], n_above;
+/* the cycle search's "off" potentials followed, and those closing a cycle (see cycles()) */
+static uint32_t followed_at[POTENTIALS], closes_at[POTENTIALS];
 
 static void new_tree(int root) {
     node_key[0] = (uint16_t)root;
     node_parent[0] = -1;
-    node_above[0] = 0;
-    memset(above[0], 0, sizeof above[0]);
-    n_above = 1;
     n_nodes = 1;
     if (++seen_stamp == 0) {
         memset(seen_at, 0, sizeof seen_at);
+        memset(followed_at, 0, sizeof followed_at);
+        memset(closes_at, 0, sizeof closes_at);
         seen_stamp = 1;
     }
     seen_at[root] = seen_stamp;
@@ -210,53 +244,97 @@ static int first_seen(int p) {
     return 1;
 }
 
-/* Whether the "off" potential p implied the "on" node n, directly or not. */
+/* Whether the "off" potential p implied the "on" node n, directly or not: one of the "off"
+ * nodes above n. Asked only of the few "off" potentials that close a cycle (see cycles()). */
 static int implied_before(int n, int p) {
-    int cand = p >> 1;
-    return (int)(above[node_above[n]][cand >> 6] >> (cand & 63) & 1);
+    for (int off = node_parent[n]; off >= 0; off = node_parent[node_parent[off]]) {
+        if (node_key[off] == p) return 1;
+    }
+    return 0;
 }
 
-/* An "on" node implied by the "off" node `off`: it keeps what is above `off`, and `off`. */
-static int add_on(int p, int off) {
-    int n = add_node(p, off), row = n_above++, cand = node_key[off] >> 1;
-    memcpy(above[row], above[node_above[node_parent[off]]], sizeof above[row]);
-    above[row][cand >> 6] |= 1ull << (cand & 63);
-    node_above[n] = row;
-    return n;
+/* What the cycle ending at node `end` removes (cycle_removals() in the reference); 0 if
+ * nothing. A digit goes from the cells out of the cycle that see both one of its "on" and one of
+ * its "off" potentials: the peers that allow it, a bitboard each. */
+static int cycle_removals(int end, mask_t removals[81]) {
+    bb_t cells = 0, seen[2][9], gone[9];
+    unsigned digits = 0, any = 0;  /* the digits of the cycle; those with something to remove */
+    for (int n = end; node_parent[n] >= 0; n = node_parent[n]) {
+        int p = node_key[n], cell = (p >> 1) / 9, d = (p >> 1) % 9;
+        if (!(digits >> d & 1)) seen[0][d] = seen[1][d] = 0;
+        digits |= 1u << d;
+        cells |= bb_cell(cell);
+        seen[p & 1][d] |= PEER_BB[cell] & g_digits[d];
+    }
+    for (unsigned m = digits; m; m &= m - 1) {
+        int d = low_bit_index(m);
+        gone[d] = seen[0][d] & seen[1][d] & ~cells;
+        if (gone[d]) any |= 1u << d;
+    }
+    if (!any) return 0;
+    memset(removals, 0, 81 * sizeof(mask_t));
+    for (; any; any &= any - 1) {
+        int d = low_bit_index(any);
+        for (bb_t r = gone[d]; r; r &= r - 1) removals[bb_first(r)] |= (mask_t)(1u << d);
+    }
+    return 1;
 }
 
-/* SE's cycle search (cycles() in the reference): the nodes closing a cycle go in `ends`. */
-static int cycles(int start, int limit) {
+/* SE's cycle search (cycles() in the reference), up to `limit` potentials: the length of the
+ * first cycle found that removes something, what it removes in `removals`; 0 if none.
+ *
+ * The reference finds every cycle within the limit, then takes each one chosen over the best
+ * so far: all are, until one removing something is taken. The cycles found after it are as
+ * long or longer, of the same rung and rank (a length's extra never decreases), so none is
+ * chosen over it: the first is the one kept, and the search stops there.
+ *
+ * The reference makes a layer of "off" nodes, then the "on" nodes they imply; here each "off"
+ * is followed as it is made, in the same order, so the "on" nodes are seen in the same order.
+ * Once an "off" potential has been followed, every "on" it implies has been seen: followed
+ * again it only closes a cycle, if it implies the start (`closes`), and is otherwise skipped
+ * without a node. An "off" node is made only when something hangs from it. */
+static int cycles(int start, int limit, mask_t removals[81]) {
     new_tree(start);
-    int *ons = layer_a, *offs = layer_b, n_ons = 1, n_ends = 0, length = 0;
+    const uint16_t *into;
+    /* what implies the start: the negations of what its negation implies (see forcing()) */
+    for (int j = 0, m = implied(start ^ 1, &into); j < m; j++) closes_at[into[j] ^ 1] = seen_stamp;
+    int *ons = layer_a, *next_ons = layer_b, n_ons = 1, length = 0;
     ons[0] = 0;
     while (n_ons && length + 2 <= limit) {
         length += 2;
-        int n_offs = 0;
+        int n_next = 0;
         for (int k = 0; k < n_ons; k++) {
-            const uint16_t *next;
-            int n = ons[k], m = implied(node_key[n], &next);
+            const uint16_t *offs;
+            int n = ons[k], m = implied(node_key[n], &offs);
             for (int j = 0; j < m; j++) {
-                if (!implied_before(n, next[j])) offs[n_offs++] = add_node(next[j], n);
-            }
-        }
-        n_ons = 0;
-        for (int k = 0; k < n_offs; k++) {
-            const uint16_t *next;
-            int n = offs[k], m = implied(node_key[n], &next);
-            for (int j = 0; j < m; j++) {
-                if (next[j] == start) {
-                    if (length >= 4) {
-                        end_length[n_ends] = length;
-                        ends[n_ends++] = add_node(next[j], n);
+                int q = offs[j];
+                if (followed_at[q] == seen_stamp) {
+                    if (length < 4 || closes_at[q] != seen_stamp || implied_before(n, q)) continue;
+                    if (cycle_removals(add_node(start, add_node(q, n)), removals)) return length;
+                    continue;
+                }
+                /* never followed, so not above n either (what is above was followed) */
+                followed_at[q] = seen_stamp;
+                const uint16_t *next;
+                int off = -1, mq = implied(q, &next);
+                for (int i = 0; i < mq; i++) {
+                    if (next[i] == start) {
+                        if (length < 4) continue;
+                        if (off < 0) off = add_node(q, n);
+                        if (cycle_removals(add_node(start, off), removals)) return length;
+                    } else if (first_seen(next[i])) {
+                        if (off < 0) off = add_node(q, n);
+                        next_ons[n_next++] = add_node(next[i], off);
                     }
-                } else if (first_seen(next[j])) {
-                    ons[n_ons++] = add_on(next[j], n);
                 }
             }
         }
+        int *t = ons;
+        ons = next_ons;
+        next_ons = t;
+        n_ons = n_next;
     }
-    return n_ends;
+    return 0;
 }
 
 /* SE's forcing chain from `start` to its negation (forcing() in the reference): the chain's
@@ -320,9 +398,20 @@ static int beats(const ChainHint *h, const ChainHint *best, int tie) {
     return !best->rung || precedes(h, best) || (tie && same_order(h, best));
 }
 
-/* The largest complexity at which a hint of `tenths` and `rank` is still chosen over `best`. */
+/* The largest complexity at which a hint of `tenths` and `rank` is still chosen over `best`.
+ * Asked for every start, mostly of the same best: the last answer is kept (for one position:
+ * best_hint() forgets it, so new tables are taken too). */
+static struct {
+    int tenths, rank, tie, complexity, best_rank, limit;
+    double difficulty;
+} last;
+
 static int limit_of(int tenths, int rank, const ChainHint *best, int tie) {
     if (!best->rung) return NO_LIMIT;
+    if (last.tenths == tenths && last.rank == rank && last.tie == tie &&
+        last.difficulty == best->difficulty && last.complexity == best->complexity &&
+        last.best_rank == best->rank)
+        return last.limit;
     ChainHint h;
     int c = 1;
     while (c < NO_LIMIT) {
@@ -330,38 +419,21 @@ static int limit_of(int tenths, int rank, const ChainHint *best, int tie) {
         if (!beats(&h, best, tie)) break;
         c++;
     }
+    last.tenths = tenths;
+    last.rank = rank;
+    last.tie = tie;
+    last.difficulty = best->difficulty;
+    last.complexity = best->complexity;
+    last.best_rank = best->rank;
+    last.limit = c;
     return c;
-}
-
-/* What the cycle ending at node `end` removes (cycle_removals() in the reference); 0 if
- * nothing. */
-static int cycle_removals(const mask_t *cands, int end, mask_t removals[81]) {
-    bb_t cells = 0, seen[2][9];
-    memset(seen, 0, sizeof seen);
-    for (int n = end; node_parent[n] >= 0; n = node_parent[n]) cells |= bb_cell((node_key[n] >> 1) / 9);
-    for (int n = end; node_parent[n] >= 0; n = node_parent[n]) {
-        int p = node_key[n], cell = (p >> 1) / 9, d = (p >> 1) % 9;
-        for (int k = 0; k < 20; k++) {
-            int c = T.se_peers[cell][k];
-            if (!bb_has(cells, c) && (cands[c] >> d & 1)) seen[p & 1][d] |= bb_cell(c);
-        }
-    }
-    int any = 0;
-    memset(removals, 0, 81 * sizeof(mask_t));
-    for (int d = 0; d < 9; d++) {
-        for (bb_t r = seen[0][d] & seen[1][d]; r; r &= r - 1) {
-            removals[bb_first(r)] |= (mask_t)(1u << d);
-            any = 1;
-        }
-    }
-    return any;
 }
 
 /* The forcing chains of one start (run "on", then "off"), each kept if chosen over the best
  * so far (found before it: strictly). */
-static void start_forcing(const mask_t *cands, const Links *s, int start, ChainHint *best) {
+static void start_forcing(const mask_t *cands, const Links *s, int tenths, int start,
+                          ChainHint *best) {
     ChainHint h;
-    int tenths = tenths_of(s->forcing);
     int limit = limit_of(tenths, s->rank, best, 0);
     if (limit < 4) return;
     int cell = (start >> 1) / 9;
@@ -387,26 +459,24 @@ static void start_forcing(const mask_t *cands, const Links *s, int start, ChainH
     }
 }
 
-/* The cycles of one start, each kept if chosen over the best so far. SE finds a start's
+/* The cycles of one start, the first kept if chosen over the best so far. SE finds a start's
  * cycles before its forcing chains, and earlier starts first: a cycle wins a tie against a
- * forcing chain of this search from its own start or a later one. */
-static void start_cycles(const mask_t *cands, const Links *s, int start, ChainHint *best) {
+ * forcing chain of this search from its own start or a later one. Every length up to the
+ * limit is chosen over the best (limit_of), so the first cycle found removing something is. */
+static void start_cycles(const Links *s, int tenths, int start, ChainHint *best) {
     ChainHint h;
-    int tenths = tenths_of(s->cycle);
     int limit = limit_of(tenths, s->rank, best, best->forcing_start >= start);
     if (limit < 4 || (pruned && comp_size[t_comp[start]] < 2)) return;
-    int n_ends = cycles(start, limit);
-    for (int k = 0; k < n_ends; k++) {
-        int length = end_length[k];  /* the cycle's complexity: its potentials, start once */
-        order_of(&h, tenths, length, s->rank);
-        if (!beats(&h, best, best->forcing_start >= start)) continue;  /* removals are moot */
-        if (!cycle_removals(cands, ends[k], h.removals)) continue;
-        h.rung = s->cycle;
-        h.bonus = T.length_bonus[length - 2];
-        h.place_cell = -1;
-        h.forcing_start = -1;
-        *best = h;
-    }
+    const uint16_t *into;
+    if (!implied(start ^ 1, &into)) return;  /* nothing implies the start: no cycle closes */
+    int length = cycles(start, limit, h.removals);  /* its potentials, start once */
+    if (!length) return;
+    order_of(&h, tenths, length, s->rank);
+    h.rung = s->cycle;
+    h.bonus = T.length_bonus[length - 2];
+    h.place_cell = -1;
+    h.forcing_start = -1;
+    *best = h;
 }
 
 /* Every start of a search, in SE's order (cell, then digit). */
@@ -426,22 +496,25 @@ static int starts_of(const mask_t *cands, const Links *s, int out[729]) {
  * start's cycles then its forcing chains; here a search's forcing chains come first, being
  * quick to find, and bound the length of the cycles worth searching for: with ties settled
  * by SE's order of finding, the chain chosen is the same. */
-static void best_hint(const mask_t *cands, const uint16_t (*places)[9], ChainHint *best) {
+static void best_hint(const mask_t *cands, const uint16_t (*places)[9], const bb_t *digits,
+                      ChainHint *best) {
     static int starts[729];
+    last.tenths = -1;
     best->rung = NULL;
     best->forcing_start = -1;
     for (int k = 0; k < 3; k++) {
         const Links *s = &SEARCHES[k];
-        int cycles_possible = limit_of(tenths_of(s->cycle), s->rank, best, 0) >= 4;
-        int forcing_possible = s->forcing && limit_of(tenths_of(s->forcing), s->rank, best, 0) >= 4;
+        int cycle_tenths = tenths_of(s->cycle), forcing_tenths = s->forcing ? tenths_of(s->forcing) : 0;
+        int cycles_possible = limit_of(cycle_tenths, s->rank, best, 0) >= 4;
+        int forcing_possible = s->forcing && limit_of(forcing_tenths, s->rank, best, 0) >= 4;
         if (!cycles_possible && !forcing_possible) continue;  /* nothing it finds could win */
-        new_graph(cands, places, s);
+        new_graph(k, cands, places, digits);
         /* worth it where the graph is large: one digit's, or two-candidate cells', is not */
         pruned = s->bivalue && s->bilocation;
         if (pruned) components(cands);
         int n = starts_of(cands, s, starts);
-        for (int j = 0; s->forcing && j < n; j++) start_forcing(cands, s, starts[j], best);
-        for (int j = 0; j < n; j++) start_cycles(cands, s, starts[j], best);
+        for (int j = 0; s->forcing && j < n; j++) start_forcing(cands, s, forcing_tenths, starts[j], best);
+        for (int j = 0; j < n; j++) start_cycles(s, cycle_tenths, starts[j], best);
         best->forcing_start = -1;  /* what this search found comes before the next search's */
     }
 }
@@ -449,7 +522,7 @@ static void best_hint(const mask_t *cands, const uint16_t (*places)[9], ChainHin
 /* Apply the hint SE would, if it is of `rung`: one instance, with its length's bonus. */
 static Found apply(Board *b, technique_fn rung) {
     if (b->chain_at != b->version) {
-        best_hint(b->cands, board_positions(b), &b->chain);
+        best_hint(b->cands, board_positions(b), board_digits(b), &b->chain);
         b->chain_at = b->version;
     }
     const ChainHint *h = &b->chain;
