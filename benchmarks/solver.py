@@ -2,6 +2,7 @@
 
     .venv/bin/python benchmarks/solver.py [--runs 5] [--backend both|native|python]
                                           [--limit 10000] [--reference-limit 500] [--data DIR]
+                                          [--chain-budget N]
 
 What is timed is ``solver.solve_many_timed`` (full solve, uniqueness, metrics and rating, the
 SolveResult objects built) around each batch, divided by the puzzles: the mean per puzzle as a
@@ -91,7 +92,9 @@ def groups(data: Path, limit: int, reference_limit: int) -> list[Group]:
     return [g for g in out if g.puzzles]
 
 
-def time_group(puzzles: Sequence[str], batch: int) -> tuple[float, float, float]:
+def time_group(
+    puzzles: Sequence[str], batch: int, chain_budget: int = 0
+) -> tuple[float, float, float]:
     """Microseconds per puzzle: mean CPU time, mean wall-clock time, and the p99 of the
     per-puzzle seconds the backend reports."""
     cpu = wall = 0.0
@@ -99,7 +102,9 @@ def time_group(puzzles: Sequence[str], batch: int) -> tuple[float, float, float]
     for k in range(0, len(puzzles), batch):
         chunk = puzzles[k : k + batch]
         started, started_cpu = time.perf_counter(), time.process_time()
-        timed = solver.solve_many_timed(chunk, node_budget=solver.DEFAULT_NODE_BUDGET)
+        timed = solver.solve_many_timed(
+            chunk, node_budget=solver.DEFAULT_NODE_BUDGET, chain_budget=chain_budget
+        )
         cpu += time.process_time() - started_cpu
         wall += time.perf_counter() - started
         each += [seconds for _, seconds in timed]
@@ -112,7 +117,9 @@ def time_group(puzzles: Sequence[str], batch: int) -> tuple[float, float, float]
 Figures = dict[tuple[str, str, bool], list[tuple[float, float, float]]]
 
 
-def run(all_groups: list[Group], backends: list[str], batch: int, figures: Figures) -> None:
+def run(
+    all_groups: list[Group], backends: list[str], batch: int, figures: Figures, chain_budget: int
+) -> None:
     """One run: every group on each backend (the reference only on the samples)."""
     for name in backends:
         solver.use_backend(name)
@@ -121,7 +128,7 @@ def run(all_groups: list[Group], backends: list[str], batch: int, figures: Figur
                 continue
             size = batch if name == "native" else len(group.puzzles)
             figures.setdefault((name, group.label, group.sample), []).append(
-                time_group(group.puzzles, size)
+                time_group(group.puzzles, size, chain_budget)
             )
 
 
@@ -183,6 +190,9 @@ def main() -> None:
     parser.add_argument("--batch", type=int, default=1000, help="puzzles per native call")
     default_data = os.environ.get("SUDOKU_SHARED_DATA", str(ROOT.parent / "shared" / "data"))
     parser.add_argument("--data", type=Path, default=Path(default_data))
+    parser.add_argument(
+        "--chain-budget", type=int, default=0, help="SE chain steps a puzzle (SUDOKU_CHAIN_BUDGET)"
+    )
     args = parser.parse_args()
 
     backends = ["native", "python"] if args.backend == "both" else [args.backend]
@@ -192,7 +202,8 @@ def main() -> None:
     all_groups = groups(args.data, args.limit, args.reference_limit)
     print(
         f"solver {solver.SOLVER_VERSION}, Python {sys.version.split()[0]}, "
-        f"backends {'+'.join(backends)}, one process, batches of {args.batch} (native)"
+        f"backends {'+'.join(backends)}, one process, batches of {args.batch} (native), "
+        f"chain budget {args.chain_budget}"
     )
     mix = next(g for g in all_groups if g.label == "mix" and not g.sample)
     shares = (f"{s:.0%} {'+'.join(Path(n).stem.split('_')[0] for n in ns)}" for s, ns in MIX)
@@ -203,7 +214,7 @@ def main() -> None:
     figures: Figures = {}
     for k in range(args.runs):
         started = time.perf_counter()
-        run(all_groups, backends, args.batch, figures)
+        run(all_groups, backends, args.batch, figures, args.chain_budget)
         print(f"run {k + 1}/{args.runs}: {time.perf_counter() - started:.1f} s", file=sys.stderr)
     print("\n".join(report(all_groups, figures, args.runs)))
 

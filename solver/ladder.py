@@ -115,7 +115,7 @@ SUKAKU_RULES: dict[str, Callable[[Board], Found]] = {
 }
 # Sudoku Explainer's cycles and forcing chains of one assumption (solver.cycles), and aligned
 # triplet exclusion, its next chaining producer (solver.exclusion): exact, but costly (about
-# 4x the time of a mixed collection), so a climb tries them only within its chain budget
+# 2.6x the time of a mixed collection), so a climb tries them only within its chain budget
 # (``ChainBudget``; 0, the default, never tries them). Aligned triplet exclusion must go with
 # the chains: SE tries it only when they find nothing.
 SE_CHAINS = frozenset(
