@@ -14,7 +14,11 @@ often a flagged one is the reference's.
 With ``SUDOKU_BENCH_SKFR`` set to the path of a built skfr (dobrichev/skfr, the fastest
 SE-compatible rater; build it outside the project), both rate the same held-out puzzles of
 each band in the same run: exact ER against classic SE, ms a puzzle (medians of ``--runs``
-runs, skfr's wall time per band file, its start included) and the ratio.
+runs, skfr's wall time per band file, its start included) and the ratio. With
+``SUDOKU_BENCH_SERATE`` set to the command that runs Sudoku Explainer's ``serate`` (say
+``java -cp /path/to/classes diuf.sudoku.test.serate``; build it outside the project), SE rates a
+fixed-seed sample of each band (``--se-sample``) beside them: its ms a puzzle, the JVM's start
+(an empty input, timed apart) left out.
 
 se_rated_6k is split by a fixed hash of the puzzle: ``held-out`` (30%) was never looked at
 while tuning, ``tuned`` is the rest. Other collections are sampled with a fixed seed.
@@ -27,6 +31,7 @@ import csv
 import os
 import random
 import re
+import shlex
 import statistics
 import subprocess
 import sys
@@ -174,6 +179,45 @@ def skfr_ratings(
     return [found.get(p) for p in puzzles], took
 
 
+def serate_seconds(command: str, puzzles: list[str], folder: Path) -> float:
+    """Wall seconds Sudoku Explainer's serate takes on `puzzles`."""
+    (folder / "se.txt").write_text("".join(p + "\n" for p in puzzles))
+    start = time.perf_counter()
+    subprocess.run(
+        [*shlex.split(command), "--input=se.txt", "--output=se_out.txt"],
+        cwd=folder,
+        check=True,
+        capture_output=True,
+        timeout=3600,
+    )
+    return time.perf_counter() - start
+
+
+def compare_serate(command: str, data: Path, split: str, chain_budget: int, sample: int) -> None:
+    """Sudoku Explainer's own time on a fixed-seed sample of each band, beside the core's."""
+    rows = [r for r in csv.DictReader((data / "se_rated_6k.csv").open()) if r["classic_er"]]
+    if split != "all":
+        rows = [r for r in rows if held_out(r["puzzle"]) == (split == "held-out")]
+    print(f"beside Sudoku Explainer's serate ({command}), {sample} puzzles a band:")
+    with tempfile.TemporaryDirectory() as folder:
+        start_up = serate_seconds(command, [], Path(folder))
+        for name, lo, hi in BANDS:
+            band = [r["puzzle"] for r in rows if lo <= float(r["classic_er"]) < hi]
+            picked = random.Random(name).sample(band, min(sample, len(band)))
+            if not picked:
+                continue
+            se = max(0.0, serate_seconds(command, picked, Path(folder)) - start_up)
+            start = time.perf_counter()
+            solver.solve_many(picked, profile="classic", chain_budget=chain_budget)
+            ours = time.perf_counter() - start
+            ours_ms, se_ms = ours * 1000 / len(picked), se * 1000 / len(picked)
+            ratio = ours / se if se else float("nan")
+            print(
+                f"  band {name:<8} n={len(picked):>5}  ms a puzzle: ours {ours_ms:7.3f}"
+                f"  SE {se_ms:9.1f}  (ours/SE {ratio:.4f})"
+            )
+
+
 def compare_skfr(binary: Path, data: Path, split: str, chain_budget: int, runs: int) -> None:
     """Classic profile and skfr side by side on the same puzzles of each SE band."""
     rows = [r for r in csv.DictReader((data / "se_rated_6k.csv").open()) if r["classic_er"]]
@@ -219,6 +263,7 @@ def main() -> None:
         "--chain-budget", type=int, default=0, help="SE chain steps a puzzle (SUDOKU_CHAIN_BUDGET)"
     )
     parser.add_argument("--runs", type=int, default=3, help="runs of the side by side with skfr")
+    parser.add_argument("--se-sample", type=int, default=20, help="puzzles a band for serate")
     args = parser.parse_args()
     print(f"solver {solver.SOLVER_VERSION}, Python {sys.version.split()[0]}, split {args.split}")
     for name in ("se_rated_6k.csv", "qqwing_graded_4k.csv", "krazydad_graded_56k.tsv"):
@@ -239,6 +284,9 @@ def main() -> None:
         skfr = os.environ.get("SUDOKU_BENCH_SKFR")
         if skfr:
             compare_skfr(Path(skfr), args.data, args.split, args.chain_budget, args.runs)
+        serate = os.environ.get("SUDOKU_BENCH_SERATE")
+        if serate:
+            compare_serate(serate, args.data, args.split, args.chain_budget, args.se_sample)
 
 
 if __name__ == "__main__":
