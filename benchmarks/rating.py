@@ -15,10 +15,10 @@ With ``SUDOKU_BENCH_SKFR`` set to the path of a built skfr (dobrichev/skfr, the 
 SE-compatible rater; build it outside the project), both rate the same held-out puzzles of
 each band in the same run: exact ER against classic SE, ms a puzzle (medians of ``--runs``
 runs, skfr's wall time per band file, its start included) and the ratio. With
-``SUDOKU_BENCH_SERATE`` set to the command that runs Sudoku Explainer's ``serate`` (say
-``java -cp /path/to/classes diuf.sudoku.test.serate``; build it outside the project), SE rates a
-fixed-seed sample of each band (``--se-sample``) beside them: its ms a puzzle, the JVM's start
-(an empty input, timed apart) left out.
+``SUDOKU_BENCH_SERATE`` set to the path of an executable that runs Sudoku Explainer's
+``serate`` (made outside the project; it takes ``--input=`` and ``--output=``), SE rates a
+fixed-seed sample of each band (``--se-sample``) beside them: its ms a puzzle, its start (an
+empty input, timed apart) left out.
 
 se_rated_6k is split by a fixed hash of the puzzle: ``held-out`` (30%) was never looked at
 while tuning, ``tuned`` is the rest. Other collections are sampled with a fixed seed.
@@ -31,7 +31,6 @@ import csv
 import os
 import random
 import re
-import shlex
 import statistics
 import subprocess
 import sys
@@ -131,10 +130,7 @@ PROFILE_COLUMNS = {"classic": ("classic_er", "classic_ep", "classic_ed"), "sukak
 def report_profiles(data: Path, split: str, chain_budget: int = 0) -> None:
     """Per rating profile and SE band: how many ratings are flagged exact (`rating_exact`),
     and how often a flagged rating is the reference's (ER, and EP and ED where known)."""
-    path = data / "se_rated_6k.csv"
-    rows = list(csv.DictReader(path.open()))
-    if split != "all":
-        rows = [r for r in rows if held_out(r["puzzle"]) == (split == "held-out")]
+    rows = se_rows(data, split)
     for profile in solver.PROFILES:
         columns = PROFILE_COLUMNS[profile]
         rated = [r for r in rows if r[columns[0]]]
@@ -158,6 +154,19 @@ def report_profiles(data: Path, split: str, chain_budget: int = 0) -> None:
             print(line)
 
 
+def se_rows(data: Path, split: str) -> list[dict[str, str]]:
+    """The rows of se_rated_6k in `split`."""
+    rows = list(csv.DictReader((data / "se_rated_6k.csv").open()))
+    if split == "all":
+        return rows
+    return [r for r in rows if held_out(r["puzzle"]) == (split == "held-out")]
+
+
+def classic_rows(data: Path, split: str) -> list[dict[str, str]]:
+    """The rows of se_rated_6k in `split` that classic SE rated."""
+    return [r for r in se_rows(data, split) if r["classic_er"]]
+
+
 SKFR_RATING = re.compile(r"ED=(\d+(?:\.\d+)?)/")  # skfr's `<puzzle> ED=<ER>/<EP>/<ED>;<time>`
 
 
@@ -179,12 +188,12 @@ def skfr_ratings(
     return [found.get(p) for p in puzzles], took
 
 
-def serate_seconds(command: str, puzzles: list[str], folder: Path) -> float:
+def serate_seconds(executable: Path, puzzles: list[str], folder: Path) -> float:
     """Wall seconds Sudoku Explainer's serate takes on `puzzles`."""
     (folder / "se.txt").write_text("".join(p + "\n" for p in puzzles))
     start = time.perf_counter()
     subprocess.run(
-        [*shlex.split(command), "--input=se.txt", "--output=se_out.txt"],
+        [str(executable), "--input=se.txt", "--output=se_out.txt"],
         cwd=folder,
         check=True,
         capture_output=True,
@@ -193,20 +202,20 @@ def serate_seconds(command: str, puzzles: list[str], folder: Path) -> float:
     return time.perf_counter() - start
 
 
-def compare_serate(command: str, data: Path, split: str, chain_budget: int, sample: int) -> None:
+def compare_serate(
+    executable: Path, data: Path, split: str, chain_budget: int, sample: int
+) -> None:
     """Sudoku Explainer's own time on a fixed-seed sample of each band, beside the core's."""
-    rows = [r for r in csv.DictReader((data / "se_rated_6k.csv").open()) if r["classic_er"]]
-    if split != "all":
-        rows = [r for r in rows if held_out(r["puzzle"]) == (split == "held-out")]
-    print(f"beside Sudoku Explainer's serate ({command}), {sample} puzzles a band:")
+    rows = classic_rows(data, split)
+    print(f"beside Sudoku Explainer's serate ({executable}), {sample} puzzles a band:")
     with tempfile.TemporaryDirectory() as folder:
-        start_up = serate_seconds(command, [], Path(folder))
+        start_up = serate_seconds(executable, [], Path(folder))
         for name, lo, hi in BANDS:
             band = [r["puzzle"] for r in rows if lo <= float(r["classic_er"]) < hi]
             picked = random.Random(name).sample(band, min(sample, len(band)))
             if not picked:
                 continue
-            se = max(0.0, serate_seconds(command, picked, Path(folder)) - start_up)
+            se = max(0.0, serate_seconds(executable, picked, Path(folder)) - start_up)
             start = time.perf_counter()
             solver.solve_many(picked, profile="classic", chain_budget=chain_budget)
             ours = time.perf_counter() - start
@@ -220,9 +229,7 @@ def compare_serate(command: str, data: Path, split: str, chain_budget: int, samp
 
 def compare_skfr(binary: Path, data: Path, split: str, chain_budget: int, runs: int) -> None:
     """Classic profile and skfr side by side on the same puzzles of each SE band."""
-    rows = [r for r in csv.DictReader((data / "se_rated_6k.csv").open()) if r["classic_er"]]
-    if split != "all":
-        rows = [r for r in rows if held_out(r["puzzle"]) == (split == "held-out")]
+    rows = classic_rows(data, split)
     print(f"side by side with skfr ({binary}), classic, chain budget {chain_budget}, {runs} runs:")
     for name, lo, hi in BANDS:
         band = [r for r in rows if lo <= float(r["classic_er"]) < hi]
@@ -286,7 +293,7 @@ def main() -> None:
             compare_skfr(Path(skfr), args.data, args.split, args.chain_budget, args.runs)
         serate = os.environ.get("SUDOKU_BENCH_SERATE")
         if serate:
-            compare_serate(serate, args.data, args.split, args.chain_budget, args.se_sample)
+            compare_serate(Path(serate), args.data, args.split, args.chain_budget, args.se_sample)
 
 
 if __name__ == "__main__":
