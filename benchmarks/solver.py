@@ -17,6 +17,11 @@ worker does); the reference, far slower, solves a sample of the mix (500) and of
 forum_hardest_375 (50), and the core solves the same samples in the same run, which gives the
 speed ratio. Each figure is the median of ``--runs`` runs (the machine is shared and noisy).
 
+With ``SUDOKU_BENCH_TDOKU`` set to the path of tdoku's ``run_benchmark`` (the fastest known
+solver; built outside the project), each run also times tdoku on every group the core solves,
+counting to two solutions as the core proves uniqueness (its own wall-clock mean per puzzle),
+and the report prints the core's time as a multiple of tdoku's.
+
 Targets (issue "Native solver core"): mean at most 60 us on the mix, at most 400 us on
 forum_hardest_375, one core.
 """
@@ -27,7 +32,9 @@ import argparse
 import os
 import random
 import statistics
+import subprocess
 import sys
+import tempfile
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -117,10 +124,37 @@ def time_group(
 Figures = dict[tuple[str, str, bool], list[tuple[float, float, float]]]
 
 
+def tdoku_us(binary: Path, puzzles: Sequence[str]) -> float:
+    """tdoku's own mean microseconds a puzzle on `puzzles` (one thread, one pass)."""
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "puzzles.txt"
+        path.write_text("".join(p + "\n" for p in puzzles))
+        out = subprocess.run(
+            [str(binary), "-s", "tdoku", "-c", "1", "-r", "0", "-t", "3", "-w", "1", str(path)],
+            check=True,
+            capture_output=True,
+            text=True,
+            timeout=600,
+        ).stdout
+    # csv: compiler,version,flags,file,solver,puzzles/s,us/puzzle,%no_guess,guesses/puzzle
+    row = next(line for line in out.splitlines() if ",tdoku," in line)
+    return float(row.split(",")[-3])
+
+
 def run(
-    all_groups: list[Group], backends: list[str], batch: int, figures: Figures, chain_budget: int
+    all_groups: list[Group],
+    backends: list[str],
+    batch: int,
+    figures: Figures,
+    chain_budget: int,
+    tdoku: Path | None = None,
 ) -> None:
-    """One run: every group on each backend (the reference only on the samples)."""
+    """One run: every group on each backend (the reference only on the samples), and on
+    tdoku if given."""
+    for group in all_groups if tdoku else []:
+        if not group.sample:
+            us = tdoku_us(tdoku, group.puzzles)
+            figures.setdefault(("tdoku", group.label, False), []).append((us, us, us))
     for name in backends:
         solver.use_backend(name)
         for group in all_groups:
@@ -170,6 +204,14 @@ def report(all_groups: list[Group], figures: Figures, runs: int) -> list[str]:
             f"{fmt(median(figures, ('python', label, True), 2), ',.0f'):>10}"
             f"{fmt(ratio(figures, label), '.0f', 'x'):>7}"
         )
+    for label in dict.fromkeys(g.label for g in all_groups):
+        theirs = median(figures, ("tdoku", label, False))
+        ours = median(figures, ("native", label, False), 1)
+        if theirs is not None and ours is not None:
+            lines.append(
+                f"tdoku on {label}: {theirs:,.1f} us a puzzle (wall); the core {ours:,.1f} us: "
+                f"{ours / theirs:.1f}x tdoku's time"
+            )
     for label, target in TARGETS.items():
         key = label if label == "mix" else f"{label} (all)"
         mean = median(figures, ("native", key, False))
@@ -212,9 +254,10 @@ def main() -> None:
         solver.use_backend(name)
         solver.solve_many(mix.puzzles[:20], node_budget=solver.DEFAULT_NODE_BUDGET)
     figures: Figures = {}
+    tdoku = Path(os.environ["SUDOKU_BENCH_TDOKU"]) if os.environ.get("SUDOKU_BENCH_TDOKU") else None
     for k in range(args.runs):
         started = time.perf_counter()
-        run(all_groups, backends, args.batch, figures, args.chain_budget)
+        run(all_groups, backends, args.batch, figures, args.chain_budget, tdoku)
         print(f"run {k + 1}/{args.runs}: {time.perf_counter() - started:.1f} s", file=sys.stderr)
     print("\n".join(report(all_groups, figures, args.runs)))
 
