@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from typing import Any
 
 from click.testing import CliRunner
 
@@ -108,17 +109,23 @@ def test_a_tiny_node_budget_exits_1_with_gave_up() -> None:
     assert "gave_up" in err
 
 
+def json_by(puzzle: str, option: str, values: tuple[str, ...]) -> dict[str, Any]:
+    """`solve PUZZLE --json OPTION VALUE`'s answer for each value (each exiting 0)."""
+    answers = {}
+    for value in values:
+        code, out, _ = run(puzzle, "--json", option, value)
+        assert code == 0
+        answers[value] = json.loads(out)
+    return answers
+
+
 def test_the_profile_chooses_the_explainers_ladder_and_json_says_if_the_rating_is_exact() -> None:
     """A skyscraper puzzle: exact on sukaku's ladder, which has the skyscraper; classic SE
     has none, so on classic it takes harder steps and is rated no lower."""
     from tests.solver.test_techniques import CASES
 
     puzzle = CASES["skyscraper"][0]
-    ratings = {}
-    for profile in ("sukaku", "classic"):
-        code, out, _ = run(puzzle, "--json", "--profile", profile)
-        assert code == 0
-        ratings[profile] = json.loads(out)
+    ratings = json_by(puzzle, "--profile", ("sukaku", "classic"))
     assert ratings["sukaku"]["rating_exact"] is True
     assert ratings["sukaku"]["metrics"]["hardest_technique"] == "skyscraper"
     assert "skyscraper" not in ratings["classic"]["metrics"]["technique_counts"]
@@ -138,11 +145,7 @@ def test_the_chain_budget_lets_ses_forcing_chains_rate_a_puzzle_exactly() -> Non
     from tests.solver.test_cycles import SE_STEPS
 
     puzzle = SE_STEPS[4][0]
-    ratings = {}
-    for budget in ("0", "1000"):
-        code, out, _ = run(puzzle, "--json", "--chain-budget", budget)
-        assert code == 0
-        ratings[budget] = json.loads(out)
+    ratings = json_by(puzzle, "--chain-budget", ("0", "1000"))
     assert ratings["0"]["rating_exact"] is False
     assert ratings["1000"]["rating_exact"] is True
     assert ratings["1000"]["difficulty_score"] == 7.2
