@@ -30,7 +30,10 @@ def length_bonus(length: int) -> int:
     return added
 
 
-LENGTH_BONUS = tuple(length_bonus(n) for n in range(LONGEST_CHAIN + 1))
+# A hint of several chains (solver.forcing: one per candidate of a cell, or per place of a digit
+# in a unit) counts the potentials of each: at most nine chains.
+LONGEST_HINT = 9 * LONGEST_CHAIN
+LENGTH_BONUS = tuple(length_bonus(n) for n in range(LONGEST_HINT + 1))
 
 
 def length_added(length: int) -> float:

@@ -85,6 +85,10 @@ LADDER: tuple[Rung, ...] = (
     # SE's next chaining producer: tried only when none of its chains above fires, whatever
     # their value (SE takes the first hint of its producers, in their order).
     Rung("aligned_triplet_exclusion", 7.5, t.aligned_triplet_exclusion),
+    # SE's chains of several assumptions (solver.forcing), its next producers, in its order.
+    Rung("nishio_forcing_chain", 7.5, t.nishio_forcing_chain),
+    Rung("multiple_forcing_chain", 8.0, t.multiple_forcing_chain),
+    Rung("dynamic_forcing_chain", 8.5, t.dynamic_forcing_chain),
     # Beyond them, the estimate's fallback (SE's multiple, dynamic and nested chains).
     Rung("forcing_chain", 6.6, t.forcing_chain),
 )
@@ -126,6 +130,9 @@ SE_CHAINS = frozenset(
         "bidirectional_cycle",
         "forcing_xy_chain",
         "aligned_triplet_exclusion",
+        "nishio_forcing_chain",
+        "multiple_forcing_chain",
+        "dynamic_forcing_chain",
     }
 )
 # SukakuExplainer tries a dozen rungs this ladder lacks (WXYZ-wing, strong links, ...) before

@@ -28,6 +28,7 @@ from solver.cycles import (
 )
 from solver.exclusion import aligned_pair_exclusion, aligned_triplet_exclusion
 from solver.fish import jellyfish, swordfish, x_wing
+from solver.forcing import dynamic_forcing_chain, multiple_forcing_chain, nishio_forcing_chain
 from solver.intersections import claiming, direct_claiming, direct_pointing, pointing
 from solver.singles import full_house, hidden_single_box, hidden_single_line, naked_single
 from solver.subsets import (
@@ -64,6 +65,7 @@ __all__ = [
     "direct_hidden_pair",
     "direct_hidden_triple",
     "direct_pointing",
+    "dynamic_forcing_chain",
     "empty_rectangle",
     "forcing_chain",
     "forcing_x_chain",
@@ -75,10 +77,12 @@ __all__ = [
     "hidden_single_line",
     "hidden_triple",
     "jellyfish",
+    "multiple_forcing_chain",
     "naked_pair",
     "naked_quad",
     "naked_single",
     "naked_triple",
+    "nishio_forcing_chain",
     "pointing",
     "skyscraper",
     "sukaku_bug_type_2",

@@ -295,7 +295,7 @@ static int read_tables(PyObject *tables) {
         !numbers(tables, "search_floors", &used, floors, 2 * T.n_profiles, 0) || !labels(tables, &used) ||
         !markers(tables, &used) ||
         !classes(tables, &used) ||
-        !numbers(tables, "length_bonus", &used, T.length_bonus, MAX_LENGTH + 1, 1) ||
+        !numbers(tables, "length_bonus", &used, T.length_bonus, MAX_HINT_LENGTH + 1, 1) ||
         !numbers(tables, "loop_bonus", &used, T.loop_bonus, 8, 1) ||
         !numbers(tables, "unique_loops", &used, loops, 4, 1) ||
         !numbers(tables, "bug_type_3", &used, bug3, 2, 1) ||

@@ -71,6 +71,7 @@ extern const char *const CONTRADICTION_NAMES[CONTRADICTION_KINDS];
 #define MAX_RUNGS 64
 #define MAX_PROFILES 8            /* rating profiles: a ladder each (solver/ladder.py LADDERS) */
 #define MAX_LENGTH (2 * 729)      /* the longest chain: cells changed, or potentials (cycles.c) */
+#define MAX_HINT_LENGTH (9 * MAX_LENGTH)  /* the most potentials of a hint's chains (forcing.c) */
 #define MAX_COPIES 16             /* symmetric copies searched for the estimate */
 typedef struct Board Board;
 typedef struct Found Found;
@@ -91,7 +92,7 @@ typedef struct {
     int n_profiles;                /* each profile's ladder, as rung indices in its order: */
     int all[MAX_PROFILES][MAX_RUNGS], n_all[MAX_PROFILES];       /* every rung */
     int exact[MAX_PROFILES][MAX_RUNGS], n_exact[MAX_PROFILES];   /* those not estimated */
-    int length_bonus[MAX_LENGTH + 1];
+    int length_bonus[MAX_HINT_LENGTH + 1];
     int loop_bonus[4][2], n_loop_bonus;  /* (length, tenths): solver/uniqueness.py LOOP_BONUS */
     int loop_naked_bonus, loop_hidden_bonus, loop_largest_set, loop_max_extra_cells;
     int bug_type_3_bonus, bug_largest_set;
@@ -212,6 +213,7 @@ Found sukaku_bug_type_2(Board *), sukaku_bug_type_3(Board *), sukaku_bug_type_4(
 Found aligned_pair_exclusion(Board *), aligned_triplet_exclusion(Board *);
 Found bidirectional_x_cycle(Board *), bidirectional_y_cycle(Board *), forcing_x_chain(Board *);
 Found bidirectional_cycle(Board *), forcing_xy_chain(Board *);
+Found nishio_forcing_chain(Board *), multiple_forcing_chain(Board *), dynamic_forcing_chain(Board *);
 Found forcing_chain(Board *);
 
 /* ---- ladder.c ---- */

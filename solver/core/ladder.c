@@ -26,7 +26,8 @@ static const struct {
     TECHNIQUE(sukaku_bug_type_2), TECHNIQUE(sukaku_bug_type_3),    TECHNIQUE(sukaku_bug_type_4),
     TECHNIQUE(bidirectional_x_cycle), TECHNIQUE(bidirectional_y_cycle), TECHNIQUE(forcing_x_chain),
     TECHNIQUE(bidirectional_cycle),   TECHNIQUE(forcing_xy_chain),
-    TECHNIQUE(aligned_triplet_exclusion),
+    TECHNIQUE(aligned_triplet_exclusion), TECHNIQUE(nishio_forcing_chain),
+    TECHNIQUE(multiple_forcing_chain), TECHNIQUE(dynamic_forcing_chain),
 };
 
 int technique_count(void) { return (int)(sizeof TECHNIQUES / sizeof TECHNIQUES[0]); }

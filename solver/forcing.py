@@ -1,0 +1,280 @@
+"""Sudoku Explainer's chains of several assumptions, found and chosen as SE does: Nishio forcing
+chains (7.5), multiple forcing chains (cell and region, 8.0) and dynamic forcing chains (8.5).
+
+Potentials are written as in ``solver.cycles``: ``(cell * 9 + digit - 1) * 2 + on``. From an
+assumption SE follows every implication breadth-first (``implications``), each potential once,
+"on" potentials before "off" ones:
+
+* on -> off: the cell's other candidates (not in Nishio), the digit in the cell's peers;
+* off -> on: the cell's other candidate when it has two left (not in Nishio), the digit's other
+  place in a unit where it has two left.
+
+*Dynamic* chains (Nishio and dynamic) remove each "off" from the board as it is followed, so
+later implications see the board it leaves; an implication that needed such removals has them
+as *hidden parents*. A chain's *complexity* is the number of distinct potentials it rests on
+(the implied potential and all its ancestors); a hint's is the sum over its chains, and adds
+SE's extra for its length (``chains.LENGTH_BONUS``) to the rule's value. A run stops at its
+first contradiction (a potential both on and off), keeping what it had found.
+
+What each rule concludes, from the runs of one position:
+
+* *contradiction* (Nishio, dynamic): an assumption that leads to a contradiction is false;
+* *double* (dynamic, cells of three candidates or more): what follows from a candidate both on
+  and off is true;
+* *cell* (multiple, dynamic): what follows from every candidate of a cell is true;
+* *region* (multiple, dynamic): what follows from every place of a digit in a unit is true.
+
+SE takes the hint of least complexity, then its kind (double, cell, region, contradiction),
+then the first found: cells in reading order, each candidate's contradictions, doubles and
+regions (box, row, column; a unit when its first place is met), then the cell's own.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from solver.board import NOTHING, Board, Found, place, remove
+from solver.chains import LENGTH_BONUS
+from solver.cycles import SE_PEERS, SE_UNITS
+from solver.grid import POPCOUNT
+
+# SE's order among hints of equal complexity (its hints' sort keys).
+DOUBLE, CELL, REGION, CONTRADICTION = 1, 5, 6, 7
+
+Parents = tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class Rule:
+    """One of SE's producers of chains of several assumptions."""
+
+    multiple: bool  # cell and region chains
+    dynamic: bool  # "off" potentials leave the board as they are followed
+    nishio: bool  # one digit only, contradictions only
+
+
+class Run:
+    """The potentials implied by an assumption, each with its parents, in the order found, and
+    the contradiction that stopped it: (on potential, its parents), (off potential, its)."""
+
+    __slots__ = ("absurd", "off", "on")
+
+    def __init__(self) -> None:
+        self.on: dict[int, Parents] = {}
+        self.off: dict[int, Parents] = {}
+        self.absurd: tuple[tuple[int, Parents], tuple[int, Parents]] | None = None
+
+    def complexity(self, p: int, parents: Parents | None = None) -> int:
+        """The potentials ``p`` rests on, itself included (its recorded parents by default)."""
+        seen = {p}
+        todo = list((self.on if p & 1 else self.off)[p] if parents is None else parents)
+        while todo:
+            q = todo.pop()
+            if q not in seen:
+                seen.add(q)
+                todo.extend((self.on if q & 1 else self.off)[q])
+        return len(seen)
+
+    def absurd_complexity(self) -> int:
+        """The complexity of the contradiction: both its potentials' chains."""
+        assert self.absurd is not None
+        (on, on_parents), (off, off_parents) = self.absurd
+        return self.complexity(on, on_parents) + self.complexity(off, off_parents)
+
+
+def _on_to_off(cands: Sequence[int], p: int, y: bool) -> list[int]:
+    """What an "on" turns off: the cell's other candidates (with ``y``), the digit's peers."""
+    cell, d = divmod(p >> 1, 9)
+    bit = 1 << d
+    out = [(cell * 9 + e) * 2 for e in range(9) if e != d and cands[cell] >> e & 1] if y else []
+    out += [(c * 9 + d) * 2 for c in SE_PEERS[cell] if cands[c] & bit]
+    return out
+
+
+def _off_to_on(
+    cands: Sequence[int], source: Sequence[int], p: int, y: bool
+) -> list[tuple[int, Parents]]:
+    """What an "off" turns on, each with its parents: ``p`` and the candidates the run removed
+    that made it follow (``source``: the board the run started from)."""
+    cell, d = divmod(p >> 1, 9)
+    bit = 1 << d
+    out: dict[int, Parents] = {}
+    if y and POPCOUNT[cands[cell]] == 2:
+        other = (cands[cell] ^ bit).bit_length() - 1
+        gone = source[cell] & ~cands[cell]
+        out[(cell * 9 + other) * 2 + 1] = (p,) + tuple(
+            (cell * 9 + e) * 2 for e in range(9) if gone >> e & 1
+        )
+    for unit in SE_UNITS[cell]:
+        places = [c for c in unit if cands[c] & bit]
+        if len(places) == 2:
+            q = (places[places[0] == cell] * 9 + d) * 2 + 1
+            if q not in out:
+                out[q] = (p,) + tuple((c * 9 + d) * 2 for c in unit if source[c] & ~cands[c] & bit)
+    return list(out.items())
+
+
+def implications(cands: Sequence[int], start: int, rule: Rule) -> Run:
+    """SE's run from the assumption ``start`` (an "on" or an "off" potential)."""
+    y = not rule.nishio
+    board = list(cands) if rule.dynamic else cands
+    run = Run()
+    on, off = run.on, run.off
+    pending_on: deque[int] = deque()
+    pending_off: deque[int] = deque()
+    if start & 1:
+        on[start] = ()
+        pending_on.append(start)
+    else:
+        off[start] = ()
+        pending_off.append(start)
+    while pending_on or pending_off:
+        if pending_on:
+            p = pending_on.popleft()
+            for q in _on_to_off(board, p, y):
+                if q | 1 in on:
+                    run.absurd = ((q | 1, on[q | 1]), (q, (p,)))
+                    return run
+                if q not in off:
+                    off[q] = (p,)
+                    pending_off.append(q)
+        else:
+            p = pending_off.popleft()
+            made = _off_to_on(board, cands, p, y)
+            if rule.dynamic:
+                assert isinstance(board, list)
+                cell, d = divmod(p >> 1, 9)
+                board[cell] &= ~(1 << d)
+            for q, parents in made:
+                if q ^ 1 in off:
+                    run.absurd = ((q, parents), (q ^ 1, off[q ^ 1]))
+                    return run
+                if q not in on:
+                    on[q] = parents
+                    pending_on.append(q)
+    return run
+
+
+@dataclass(frozen=True)
+class Hint:
+    """The hint SE applies: its complexity, its kind and what it concludes (a potential: "on"
+    places its digit, "off" removes it)."""
+
+    complexity: int
+    kind: int
+    target: int
+
+    @property
+    def bonus(self) -> int:
+        """SE's extra for the length, in tenths."""
+        return LENGTH_BONUS[self.complexity - 2]
+
+
+def best_hint(cands: Sequence[int], rule: Rule) -> Hint | None:
+    """The hint of ``rule`` SE applies on the board of ``cands``, or None."""
+    best: Hint | None = None
+    runs: dict[int, Run] = {}
+
+    def run_from(p: int) -> Run:
+        run = runs.get(p)
+        if run is None:
+            run = runs[p] = implications(cands, p, rule)
+        return run
+
+    def offer(complexity: int, kind: int, target: int) -> None:
+        nonlocal best
+        if best is None or (complexity, kind) < (best.complexity, best.kind):
+            best = Hint(complexity, kind, target)
+
+    contradictions = rule.dynamic or rule.nishio
+    for cell in range(81):
+        n = POPCOUNT[cands[cell]]
+        if not (n > 2 or (n > 1 and rule.dynamic)):
+            continue
+        doubles = n >= 3 and rule.dynamic and not rule.nishio
+        outcomes: list[Run] = []
+        for d in range(9):
+            if not cands[cell] >> d & 1:
+                continue
+            p = (cell * 9 + d) * 2 + 1
+            if_on = run_from(p)
+            if contradictions or doubles:
+                if_off = implications(cands, p ^ 1, rule)
+                if contradictions and if_on.absurd:
+                    offer(if_on.absurd_complexity(), CONTRADICTION, p ^ 1)
+                if contradictions and if_off.absurd:
+                    offer(if_off.absurd_complexity(), CONTRADICTION, p)
+                if doubles:
+                    for side_on, side_off in ((if_on.on, if_off.on), (if_on.off, if_off.off)):
+                        for q in side_on:
+                            if q in side_off:
+                                offer(if_on.complexity(q) + if_off.complexity(q), DOUBLE, q)
+            if not rule.nishio:
+                _regions(cands, cell, d, if_on, run_from, offer)
+                outcomes.append(if_on)
+        if outcomes:
+            _common(outcomes, CELL, offer)
+    return best
+
+
+def _regions(
+    cands: Sequence[int],
+    cell: int,
+    d: int,
+    if_on: Run,
+    run_from: Callable[[int], Run],
+    offer: Callable[[int, int, int], None],
+) -> None:
+    """Region forcing chains of the digit in the cell's units first met at this cell."""
+    bit = 1 << d
+    for unit in SE_UNITS[cell]:
+        places = [c for c in unit if cands[c] & bit]
+        if len(places) >= 2 and places[0] == cell:
+            runs = [if_on if c == cell else run_from((c * 9 + d) * 2 + 1) for c in places]
+            _common(runs, REGION, offer)
+
+
+def _common(outcomes: list[Run], kind: int, offer: Callable[[int, int, int], None]) -> None:
+    """Offer what every one of ``outcomes`` implies (in the first's order), ons then offs."""
+    for side in ("on", "off"):
+        sets = [getattr(run, side) for run in outcomes]
+        for q in sets[0]:
+            if all(q in s for s in sets[1:]):
+                offer(sum(run.complexity(q) for run in outcomes), kind, q)
+
+
+NISHIO = Rule(multiple=False, dynamic=True, nishio=True)
+MULTIPLE = Rule(multiple=True, dynamic=False, nishio=False)
+DYNAMIC = Rule(multiple=True, dynamic=True, nishio=False)
+
+
+def _apply(board: Board, rule: Rule) -> Found:
+    """Apply the hint of ``rule`` SE would, if any: one instance, with its length's bonus."""
+    hint = best_hint(board.cands, rule)
+    if hint is None:
+        return NOTHING
+    cell, d = divmod(hint.target >> 1, 9)
+    if hint.target & 1:
+        found = place(board, cell, 1 << d)
+    else:
+        found = remove(board, (cell,), 1 << d)
+    return Found(1, hint.bonus, found.contradiction)
+
+
+def nishio_forcing_chain(board: Board) -> Found:
+    """SE's Nishio forcing chain: one digit's assumption that contradicts itself."""
+    return _apply(board, NISHIO)
+
+
+def multiple_forcing_chain(board: Board) -> Found:
+    """SE's multiple forcing chains: what every candidate of a cell, or every place of a digit
+    in a unit, implies."""
+    return _apply(board, MULTIPLE)
+
+
+def dynamic_forcing_chain(board: Board) -> Found:
+    """SE's dynamic forcing chains: contradictions, doubles, cells and regions, on a board the
+    chains change as they go."""
+    return _apply(board, DYNAMIC)
