@@ -5,7 +5,7 @@
 
 For each rated collection: the Spearman rank correlation of ``difficulty_score`` with the
 reference (Sudoku Explainer's ER for se_rated_6k, QQWing's level, krazydad's grade), overall
-and within the SE bands (ER < 2.5, 2.5-4.9, 5-6.9, >= 7); for se_rated_6k, the share of exact
+and within the SE bands (ER < 2.5, 2.5-4.9, 5-6.9, 7-8.9, >= 9); for se_rated_6k, the share of exact
 ER matches among puzzles rated <= 4.4 (and per band); and the mean ms per ``solver.solve``.
 Then, per rating profile (classic against classic SE's ER/EP/ED, sukaku against
 SukakuExplainer's ER) and band: the share of ratings flagged exact (``rating_exact``) and how
@@ -46,7 +46,13 @@ sys.path.insert(0, str(ROOT))
 import solver  # noqa: E402  (after the path is set, so the script runs from anywhere)
 
 GRADES = {g: k for k, g in enumerate(("EZ", "NO", "IM", "CH", "TF", "ST", "IN"))}
-BANDS = (("< 2.5", 0.0, 2.5), ("2.5-4.9", 2.5, 5.0), ("5-6.9", 5.0, 7.0), (">= 7", 7.0, 99.0))
+BANDS = (
+    ("< 2.5", 0.0, 2.5),
+    ("2.5-4.9", 2.5, 5.0),
+    ("5-6.9", 5.0, 7.0),
+    ("7-8.9", 7.0, 9.0),
+    (">= 9", 9.0, 99.0),
+)
 
 
 def held_out(puzzle: str) -> bool:

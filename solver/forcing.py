@@ -104,15 +104,16 @@ def _off_to_on(
     if y and POPCOUNT[cands[cell]] == 2:
         other = (cands[cell] ^ bit).bit_length() - 1
         gone = source[cell] & ~cands[cell]
-        out[(cell * 9 + other) * 2 + 1] = (p,) + tuple(
-            (cell * 9 + e) * 2 for e in range(9) if gone >> e & 1
+        out[(cell * 9 + other) * 2 + 1] = (
+            p,
+            *((cell * 9 + e) * 2 for e in range(9) if gone >> e & 1),
         )
     for unit in SE_UNITS[cell]:
         places = [c for c in unit if cands[c] & bit]
         if len(places) == 2:
             q = (places[places[0] == cell] * 9 + d) * 2 + 1
             if q not in out:
-                out[q] = (p,) + tuple((c * 9 + d) * 2 for c in unit if source[c] & ~cands[c] & bit)
+                out[q] = (p, *((c * 9 + d) * 2 for c in unit if source[c] & ~cands[c] & bit))
     return list(out.items())
 
 
@@ -188,35 +189,47 @@ def best_hint(cands: Sequence[int], rule: Rule) -> Hint | None:
         if best is None or (complexity, kind) < (best.complexity, best.kind):
             best = Hint(complexity, kind, target)
 
-    contradictions = rule.dynamic or rule.nishio
     for cell in range(81):
         n = POPCOUNT[cands[cell]]
         if not (n > 2 or (n > 1 and rule.dynamic)):
             continue
-        doubles = n >= 3 and rule.dynamic and not rule.nishio
         outcomes: list[Run] = []
         for d in range(9):
-            if not cands[cell] >> d & 1:
-                continue
-            p = (cell * 9 + d) * 2 + 1
-            if_on = run_from(p)
-            if contradictions or doubles:
-                if_off = implications(cands, p ^ 1, rule)
-                if contradictions and if_on.absurd:
-                    offer(if_on.absurd_complexity(), CONTRADICTION, p ^ 1)
-                if contradictions and if_off.absurd:
-                    offer(if_off.absurd_complexity(), CONTRADICTION, p)
-                if doubles:
-                    for side_on, side_off in ((if_on.on, if_off.on), (if_on.off, if_off.off)):
-                        for q in side_on:
-                            if q in side_off:
-                                offer(if_on.complexity(q) + if_off.complexity(q), DOUBLE, q)
-            if not rule.nishio:
-                _regions(cands, cell, d, if_on, run_from, offer)
-                outcomes.append(if_on)
+            if cands[cell] >> d & 1:
+                p = (cell * 9 + d) * 2 + 1
+                if_on = run_from(p)
+                _binary(cands, p, if_on, n >= 3 and rule.dynamic and not rule.nishio, rule, offer)
+                if not rule.nishio:
+                    _regions(cands, cell, d, if_on, run_from, offer)
+                    outcomes.append(if_on)
         if outcomes:
             _common(outcomes, CELL, offer)
     return best
+
+
+def _binary(
+    cands: Sequence[int],
+    p: int,
+    if_on: Run,
+    doubles: bool,
+    rule: Rule,
+    offer: Callable[[int, int, int], None],
+) -> None:
+    """Contradiction forcing chains of a candidate, on and off, and its double forcing chains
+    (what follows from both)."""
+    contradictions = rule.dynamic or rule.nishio
+    if not (contradictions or doubles):
+        return
+    if_off = implications(cands, p ^ 1, rule)
+    if contradictions and if_on.absurd:
+        offer(if_on.absurd_complexity(), CONTRADICTION, p ^ 1)
+    if contradictions and if_off.absurd:
+        offer(if_off.absurd_complexity(), CONTRADICTION, p)
+    if doubles:
+        for side_on, side_off in ((if_on.on, if_off.on), (if_on.off, if_off.off)):
+            for q in side_on:
+                if q in side_off:
+                    offer(if_on.complexity(q) + if_off.complexity(q), DOUBLE, q)
 
 
 def _regions(
@@ -256,10 +269,7 @@ def _apply(board: Board, rule: Rule) -> Found:
     if hint is None:
         return NOTHING
     cell, d = divmod(hint.target >> 1, 9)
-    if hint.target & 1:
-        found = place(board, cell, 1 << d)
-    else:
-        found = remove(board, (cell,), 1 << d)
+    found = place(board, cell, 1 << d) if hint.target & 1 else remove(board, (cell,), 1 << d)
     return Found(1, hint.bonus, found.contradiction)
 
 

@@ -3,10 +3,6 @@ ratings of puzzles that need them, against classic Sudoku Explainer's own rating
 
 from __future__ import annotations
 
-import csv
-import zlib
-from pathlib import Path
-
 import pytest
 
 import solver
@@ -23,8 +19,7 @@ from solver.ladder import (
     VALUES,
     climb,
 )
-
-DATA = Path(__file__).resolve().parents[3] / "shared" / "data" / "se_rated_6k.csv"
+from tests.solver.se_rated import tuned
 
 # Positions of classic SE's paths (``hints``) where its next step is a chain: the puzzle, and
 # SE's step (its technique and its value with the length's extra).
@@ -119,7 +114,7 @@ def test_with_chain_budget_0_the_same_puzzle_keeps_an_estimate_from_the_lower_fl
 
 def test_a_puzzle_needing_more_chain_steps_than_its_budget_keeps_an_estimate() -> None:
     """A puzzle whose path takes two chain steps, given one: one step is taken, the rest is
-    left to the estimate, from 0.1 above SE's chaining rungs (aligned triplet exclusion), and
+    left to the estimate, from 0.1 above SE's chaining rungs (dynamic forcing chains), and
     the rating is not flagged exact."""
     puzzle = SE_STEPS[2][0]
     result = engine.solve(puzzle, chain_budget=1)
@@ -127,7 +122,7 @@ def test_a_puzzle_needing_more_chain_steps_than_its_budget_keeps_an_estimate() -
     assert sum(n for name, n in counts.items() if name in SE_CHAINS) == 1
     assert not result.rating_exact
     assert result.difficulty_score is not None
-    assert result.difficulty_score >= rating.search_floor(1) == rating.SEARCH_FLOOR == 7.6
+    assert result.difficulty_score >= rating.search_floor(1) == rating.SEARCH_FLOOR == 8.6
     assert engine.solve(puzzle, chain_budget=2).rating_exact
 
 
@@ -148,31 +143,12 @@ def test_a_chain_budget_out_of_range_is_refused(chain_budget: int) -> None:
         solver.solve_many([SE_STEPS[0][0]], chain_budget=chain_budget)
 
 
-def _tuned(lo: float, hi: float, per_value: int) -> list[tuple[str, float]]:
-    """Puzzles of the tuned split of se_rated_6k (benchmarks/rating.py's ``held_out`` is the
-    rest) with classic SE ratings in [lo, hi], the first ``per_value`` of each rating."""
-    if not DATA.exists():
-        pytest.skip(f"{DATA} is missing")
-    seen: dict[str, int] = {}
-    out = []
-    with DATA.open() as rows:
-        table = list(csv.DictReader(rows))
-    for row in table:
-        er = row["classic_er"]
-        if not er or zlib.crc32(row["puzzle"].encode()) % 10 < 3 or not lo <= float(er) <= hi:
-            continue
-        if seen.get(er, 0) < per_value:
-            seen[er] = seen.get(er, 0) + 1
-            out.append((row["puzzle"], float(er)))
-    return out
-
-
 def test_puzzles_se_rates_by_x_chains_and_cycles_get_ses_rating_flagged_exact() -> None:
     """Puzzles rated 6.5-6.9 by classic SE (X-cycles and forcing X-chains, with their length)
     are rated exactly when SE's chains are within the budget, and at least 85% get SE's very
     rating (the rest take another path, where SE uses a rule this ladder lacks: a unique
     rectangle of type 3 or 4, say)."""
-    puzzles = _tuned(6.5, 6.9, 12)
+    puzzles = [(p, er) for p, er, _, _ in tuned(6.5, 6.9, 12)]
     results = [engine.solve(p, chain_budget=MAX_CHAIN_BUDGET) for p, _ in puzzles]
     assert all(r.rating_exact for r in results)
     right = sum(r.difficulty_score == er for r, (_, er) in zip(results, puzzles, strict=True))
@@ -183,7 +159,7 @@ def test_puzzles_se_rates_by_bivalue_chains_get_ses_rating_flagged_exact() -> No
     """Puzzles rated 7.0-7.3 by classic SE (cycles and forcing chains over bivalue and
     bilocation links) are mostly rated exactly when SE's chains are within the budget, at least
     85% of them at SE's very rating."""
-    puzzles = _tuned(7.0, 7.3, 10)
+    puzzles = [(p, er) for p, er, _, _ in tuned(7.0, 7.3, 10)]
     results = [engine.solve(p, chain_budget=MAX_CHAIN_BUDGET) for p, _ in puzzles]
     right = sum(
         r.rating_exact and r.difficulty_score == er
