@@ -27,13 +27,8 @@ from functools import cache
 
 from solver import chains
 from solver.board import NOTHING, Board, Found, place, remove
-from solver.grid import POPCOUNT, SE_UNITS_OF, UNITS
+from solver.grid import POPCOUNT, SE_PEERS, SE_UNITS
 
-# SE's units of a cell in its order (box, row, column), and the peers in that order.
-SE_UNITS = tuple(tuple(UNITS[u] for u in SE_UNITS_OF[i]) for i in range(81))
-SE_PEERS = tuple(
-    tuple(dict.fromkeys(c for unit in SE_UNITS[i] for c in unit if c != i)) for i in range(81)
-)
 NO_LIMIT = chains.LONGEST_CHAIN
 
 

@@ -25,13 +25,7 @@ from __future__ import annotations
 
 from solver.bitboard import PEER_BB, cells_of
 from solver.board import NOTHING, ONE, Board, Found, remove
-from solver.grid import BITS, POPCOUNT, SE_UNITS_OF, UNITS
-
-# Each cell's peers in SE's order (``Cell.getHouseCells``: its box, row and column, each cell
-# once).
-SE_PEERS = tuple(
-    tuple(dict.fromkeys(c for u in SE_UNITS_OF[i] for c in UNITS[u] if c != i)) for i in range(81)
-)
+from solver.grid import BITS, POPCOUNT, SE_PEERS
 
 
 def _base_cells(cands: list[int]) -> list[int]:

@@ -37,11 +37,11 @@ from dataclasses import dataclass
 
 from solver.board import NOTHING, Board, Found, place, remove
 from solver.chains import LENGTH_BONUS
-from solver.cycles import SE_PEERS, SE_UNITS
-from solver.grid import POPCOUNT
+from solver.grid import POPCOUNT, SE_PEERS, SE_UNITS
 
-# SE's order among hints of equal complexity (its hints' sort keys).
+# SE's order among hints of equal complexity (its hints' sort keys; the core reads them).
 DOUBLE, CELL, REGION, CONTRADICTION = 1, 5, 6, 7
+KINDS = (DOUBLE, CELL, REGION, CONTRADICTION)
 
 Parents = tuple[int, ...]
 
@@ -120,7 +120,7 @@ def _off_to_on(
 def implications(cands: Sequence[int], start: int, rule: Rule) -> Run:
     """SE's run from the assumption ``start`` (an "on" or an "off" potential)."""
     y = not rule.nishio
-    board = list(cands) if rule.dynamic else cands
+    board = list(cands)  # a dynamic run removes from it what it turns off
     run = Run()
     on, off = run.on, run.off
     pending_on: deque[int] = deque()
@@ -145,7 +145,6 @@ def implications(cands: Sequence[int], start: int, rule: Rule) -> Run:
             p = pending_off.popleft()
             made = _off_to_on(board, cands, p, y)
             if rule.dynamic:
-                assert isinstance(board, list)
                 cell, d = divmod(p >> 1, 9)
                 board[cell] &= ~(1 << d)
             for q, parents in made:

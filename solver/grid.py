@@ -45,6 +45,12 @@ BOX_OF = tuple((i // 27) * 3 + (i % 9) // 3 for i in range(81))
 # order of all 27, and each cell's own three (its box, row, column).
 SE_UNIT_ORDER = (*range(18, 27), *range(9), *range(9, 18))
 SE_UNITS_OF = tuple((18 + BOX_OF[i], ROW_OF[i], 9 + COL_OF[i]) for i in range(81))
+# Each cell's units as cell tuples in that order, and its peers in that order, each once (SE's
+# ``Cell.getHouseCells``).
+SE_UNITS = tuple(tuple(UNITS[u] for u in SE_UNITS_OF[i]) for i in range(81))
+SE_PEERS = tuple(
+    tuple(dict.fromkeys(c for unit in SE_UNITS[i] for c in unit if c != i)) for i in range(81)
+)
 PEERS = tuple(
     tuple(sorted(set(ROWS[ROW_OF[i]] + COLS[COL_OF[i]] + BOXES[BOX_OF[i]]) - {i}))
     for i in range(81)

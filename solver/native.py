@@ -19,7 +19,7 @@ from dataclasses import fields, replace
 from typing import Any
 
 import solver._core as _core
-from solver import bug, chains, effort, engine, rating, uniqueness
+from solver import bug, chains, effort, engine, forcing, rating, uniqueness
 from solver.board import CONTRADICTIONS, Contradiction
 from solver.errors import PuzzleFormatError, SolverBug
 from solver.grid import (
@@ -74,6 +74,8 @@ def core_tables() -> dict[str, Any]:
         ),
         "bug_type_3": (bug.TYPE_3_BONUS, bug.LARGEST_SET),
         "length_added": chains.LENGTH_ADDED,
+        # SE's order of the kinds of hint of several chains: double, cell, region, contradiction.
+        "forcing_kinds": forcing.KINDS,
         # SE's order of the units (indices into UNITS): all 27, and each cell's three, flattened.
         "se_unit_order": SE_UNIT_ORDER,
         "se_units_of": [u for units in SE_UNITS_OF for u in units],

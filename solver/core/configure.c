@@ -300,6 +300,7 @@ static int read_tables(PyObject *tables) {
         !numbers(tables, "unique_loops", &used, loops, 4, 1) ||
         !numbers(tables, "bug_type_3", &used, bug3, 2, 1) ||
         !numbers(tables, "length_added", &used, T.length_added, MAX_LENGTH + 1, 0) ||
+        !numbers(tables, "forcing_kinds", &used, T.forcing_kinds, 4, 1) ||
         !se_order(tables, &used) ||
         !names(tables, "statuses", &used, STATUS_NAMES, 0, SOLVER_BUG, G.statuses) ||
         !names(tables, "contradictions", &used, CONTRADICTION_NAMES, 1, CONTRADICTION_KINDS,

@@ -97,6 +97,7 @@ typedef struct {
     int loop_naked_bonus, loop_hidden_bonus, loop_largest_set, loop_max_extra_cells;
     int bug_type_3_bonus, bug_largest_set;
     double length_added[MAX_LENGTH + 1];  /* SE's extra for a chain's length, as SE sums it */
+    int forcing_kinds[4];         /* SE's order of double, cell, region and contradiction hints */
     double buckets[8];            /* upper bounds of the labels below the top bucket */
     int n_buckets;                /* label n_buckets: the top bucket; n_buckets + 1: search */
     double scale_bottom, scale_top;

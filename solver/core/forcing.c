@@ -14,7 +14,8 @@
 #define POTENTIALS (2 * 729)
 #define MAX_PARENTS 9                /* the implying potential and up to 8 removed with it */
 
-enum { DOUBLE = 1, CELL = 5, REGION = 6, CONTRADICTION = 7 };
+/* The kinds of hint, indices into T.forcing_kinds (SE's order among equally complex hints). */
+enum { DOUBLE, CELL, REGION, CONTRADICTION };
 
 typedef struct {
     int dynamic, nishio;             /* multiple: not nishio (both other rules) */
@@ -225,7 +226,8 @@ typedef struct {
     int found, complexity, kind, target;
 } Hint;
 
-static void offer(Hint *best, int complexity, int kind, int target) {
+static void offer(Hint *best, int complexity, int which, int target) {
+    int kind = T.forcing_kinds[which];
     if (!best->found || complexity < best->complexity ||
         (complexity == best->complexity && kind < best->kind)) {
         best->found = 1;

@@ -14,7 +14,15 @@ from solver import engine, rating
 from solver.board import Board
 from solver.forcing import DYNAMIC, MULTIPLE, NISHIO, best_hint, implications
 from solver.grid import parse
-from solver.ladder import CLASSIC_ONLY, LADDERS, MAX_CHAIN_BUDGET, SE_CHAINS, VALUES
+from solver.ladder import (
+    CLASSIC_ONLY,
+    LADDER,
+    LADDERS,
+    MAX_CHAIN_BUDGET,
+    SE_CHAINS,
+    VALUES,
+    climb,
+)
 from tests.solver.se_rated import tuned
 
 BANDS = [(7.6, 7.9), (8.0, 8.4), (8.5, 9.0)]  # classic SE's ER of each rule's puzzles
@@ -43,8 +51,6 @@ def test_within_a_budget_the_estimates_floor_is_above_dynamic_forcing_chains() -
 
 def _nishio_position() -> Board:
     """The puzzle's board where SE's first Nishio step applies (its easier rungs stalled)."""
-    from solver.ladder import LADDER, climb
-
     k = [rung.name for rung in LADDER].index("nishio_forcing_chain")
     board = Board.from_grid(parse(NISHIO_PUZZLE))
     climb(board, LADDER[:k])
