@@ -5,7 +5,7 @@ assume b and do the same. A digit placed, or a candidate removed, in both branch
 whichever the cell holds; a branch that reaches a contradiction proves the other candidate.
 This finds what Sudoku Explainer's forcing chains and XY-chains of singles find (its
 "cell forcing chain" for a bivalue cell). The value grows with the length of the chains, as
-in SE (``length_bonus``). One step applies the conclusions of the first cell that gives any.
+in SE (``LENGTH_BONUS``). One step applies the conclusions of the first cell that gives any.
 """
 
 from __future__ import annotations
@@ -19,21 +19,35 @@ from solver.search import CELL_UNITS, propagate
 LONGEST_CHAIN = 2 * 729
 
 
-def length_bonus(length: int) -> int:
-    """SE's extra difficulty, in tenths, for a chain of ``length`` implications: one tenth
-    at each of the lengths 4, 6, 8, 12, 16, 24, ... passed."""
-    added, ceiling, odd = 0, 4, False
-    while length > ceiling:
-        added += 1
-        ceiling = ceiling * 4 // 3 if odd else ceiling * 3 // 2
-        odd = not odd
-    return added
-
-
 # A hint of several chains (solver.forcing: one per candidate of a cell, or per place of a digit
 # in a unit) counts the potentials of each: at most nine chains.
 LONGEST_HINT = 9 * LONGEST_CHAIN
-LENGTH_BONUS = tuple(length_bonus(n) for n in range(LONGEST_HINT + 1))
+
+
+def _ceilings() -> tuple[int, ...]:
+    """SE's lengths past which a chain gains a tenth: 4, 6, 8, 12, 16, 24, ... (times 3/2 and
+    4/3 in turn, rounded down), those below LONGEST_HINT."""
+    out, ceiling, odd = [], 4, False
+    while ceiling < LONGEST_HINT:
+        out.append(ceiling)
+        ceiling = ceiling * 4 // 3 if odd else ceiling * 3 // 2
+        odd = not odd
+    return tuple(out)
+
+
+CEILINGS = _ceilings()
+# SE's extra difficulty, in tenths, for a chain of each length up to LONGEST_HINT: one tenth at
+# each ceiling passed (built a run of equal values at a time: it is read at every start).
+LENGTH_BONUS = tuple(
+    [0] * (CEILINGS[0] + 1)
+    + [
+        tenths
+        for tenths, (low, high) in enumerate(
+            zip(CEILINGS, (*CEILINGS[1:], LONGEST_HINT), strict=True), 1
+        )
+        for _ in range(high - low)
+    ]
+)
 
 
 def length_added(length: int) -> float:
@@ -41,7 +55,7 @@ def length_added(length: int) -> float:
     bonus tenth, in floating point. SE orders its chains by base value plus this sum, so two
     chains of the same tenths can differ in the last bit, and SE picks the smaller."""
     added = 0.0
-    for _ in range(length_bonus(length)):
+    for _ in range(LENGTH_BONUS[length]):
         added += 0.1
     return added
 
