@@ -117,9 +117,10 @@ SUKAKU_RULES: dict[str, Callable[[Board], Found]] = {
     "bug_type_4": t.sukaku_bug_type_4,
     "bug_type_3": t.sukaku_bug_type_3,
 }
-# Sudoku Explainer's cycles and forcing chains of one assumption (solver.cycles), and aligned
-# triplet exclusion, its next chaining producer (solver.exclusion): exact, but costly (about
-# 2.6x the time of a mixed collection), so a climb tries them only within its chain budget
+# Sudoku Explainer's cycles and forcing chains of one assumption (solver.cycles), aligned
+# triplet exclusion, its next chaining producer (solver.exclusion), and its chains of several
+# assumptions (solver.forcing): exact, but costly (about 30x the time of a mixed collection:
+# README, "Speed"), so a climb tries them only within its chain budget
 # (``ChainBudget``; 0, the default, never tries them). Aligned triplet exclusion must go with
 # the chains: SE tries it only when they find nothing.
 SE_CHAINS = frozenset(
