@@ -120,7 +120,7 @@ SUKAKU_RULES: dict[str, Callable[[Board], Found]] = {
 # Sudoku Explainer's cycles and forcing chains of one assumption (solver.cycles), aligned
 # triplet exclusion, its next chaining producer (solver.exclusion), and its chains of several
 # assumptions (solver.forcing): exact, but costly (about 30x the time of a mixed collection:
-# README, "Speed"), so a climb tries them only within its chain budget
+# README, "The compiled core"), so a climb tries them only within its chain budget
 # (``ChainBudget``; 0, the default, never tries them). Aligned triplet exclusion must go with
 # the chains: SE tries it only when they find nothing.
 SE_CHAINS = frozenset(
