@@ -18,7 +18,11 @@ runs, skfr's wall time per band file, its start included) and the ratio. With
 ``SUDOKU_BENCH_SERATE`` set to the path of an executable that runs Sudoku Explainer's
 ``serate`` (made outside the project; it takes ``--input=`` and ``--output=``), SE rates a
 fixed-seed sample of each band (``--se-sample``) beside them: its ms a puzzle, its start (an
-empty input, timed apart) left out.
+empty input, timed apart) left out. With ``SUDOKU_BENCH_SUKAKU`` set likewise to an
+executable running SukakuExplainer's ``serate``, it rates the same size of sample of each band
+(by the file's rating, an older SukakuExplainer's): how often ours and the file give today's
+SukakuExplainer's ER, and its time beside the core's. Beside skfr the time of the sukaku profile
+on the same puzzles is printed too (skfr rates the classic ladder; it is the speed anchor).
 
 se_rated_6k is split by a fixed hash of the puzzle: ``held-out`` (30%) was never looked at
 while tuning, ``tuned`` is the rest. Other collections are sampled with a fixed seed.
@@ -194,8 +198,11 @@ def skfr_ratings(
     return [found.get(p) for p in puzzles], took
 
 
-def serate_seconds(executable: Path, puzzles: list[str], folder: Path) -> float:
-    """Wall seconds Sudoku Explainer's serate takes on `puzzles`."""
+def explainer_run(
+    executable: Path, puzzles: list[str], folder: Path
+) -> tuple[float, list[float | None]]:
+    """Wall seconds an Explainer's serate (`--input=`, `--output=`) takes on `puzzles`, and
+    the ER it wrote for each (a line's last field, `ED=ER/EP/ED` or `ER/EP/ED`)."""
     (folder / "se.txt").write_text("".join(p + "\n" for p in puzzles))
     start = time.perf_counter()
     subprocess.run(
@@ -205,7 +212,12 @@ def serate_seconds(executable: Path, puzzles: list[str], folder: Path) -> float:
         capture_output=True,
         timeout=3600,
     )
-    return time.perf_counter() - start
+    took = time.perf_counter() - start
+    out = folder / "se_out.txt"
+    lines = out.read_text().splitlines() if out.exists() else []
+    found = [re.match(r"(\d+(?:\.\d+)?)/", line.split()[-1].split("=")[-1]) for line in lines]
+    ratings = [float(m.group(1)) if m else None for m in found]
+    return took, ratings + [None] * (len(puzzles) - len(ratings))
 
 
 def compare_serate(
@@ -215,13 +227,13 @@ def compare_serate(
     rows = classic_rows(data, split)
     print(f"beside Sudoku Explainer's serate ({executable}), {sample} puzzles a band:")
     with tempfile.TemporaryDirectory() as folder:
-        start_up = serate_seconds(executable, [], Path(folder))
+        start_up, _ = explainer_run(executable, [], Path(folder))
         for name, lo, hi in BANDS:
             band = [r["puzzle"] for r in rows if lo <= float(r["classic_er"]) < hi]
             picked = random.Random(name).sample(band, min(sample, len(band)))
             if not picked:
                 continue
-            se = max(0.0, serate_seconds(executable, picked, Path(folder)) - start_up)
+            se = max(0.0, explainer_run(executable, picked, Path(folder))[0] - start_up)
             start = time.perf_counter()
             solver.solve_many(picked, profile="classic", chain_budget=chain_budget)
             ours = time.perf_counter() - start
@@ -230,6 +242,45 @@ def compare_serate(
             print(
                 f"  band {name:<8} n={len(picked):>5}  ms a puzzle: ours {ours_ms:7.3f}"
                 f"  SE {se_ms:9.1f}  (ours/SE {ratio:.4f})"
+            )
+
+
+def compare_sukaku(
+    executable: Path, data: Path, split: str, chain_budget: int, sample: int
+) -> None:
+    """SukakuExplainer itself, built from its repository today, on a fixed-seed sample of each
+    band (by the file's `rating`, which an older SukakuExplainer computed): how often ours,
+    and the file, give its ER, and its time beside the core's."""
+    rows = se_rows(data, split)
+    print(f"beside SukakuExplainer's serate ({executable}), {sample} puzzles a band:")
+    with tempfile.TemporaryDirectory() as folder:
+        start_up, _ = explainer_run(executable, [], Path(folder))
+        for name, lo, hi in BANDS:
+            band = [r for r in rows if lo <= float(r["rating"]) < hi]
+            picked = random.Random(name).sample(band, min(sample, len(band)))
+            if not picked:
+                continue
+            puzzles = [r["puzzle"] for r in picked]
+            took, theirs = explainer_run(executable, puzzles, Path(folder))
+            start = time.perf_counter()
+            ours = solver.solve_many(puzzles, profile="sukaku", chain_budget=chain_budget)
+            ours_s = time.perf_counter() - start
+            se_s = max(0.0, took - start_up)
+            agree = sum(
+                t is not None
+                and x.difficulty_score is not None
+                and abs(x.difficulty_score - t) < 0.05
+                for x, t in zip(ours, theirs, strict=True)
+            )
+            file_agrees = sum(
+                t is not None and abs(float(r["rating"]) - t) < 0.05
+                for r, t in zip(picked, theirs, strict=True)
+            )
+            n = len(picked)
+            print(
+                f"  band {name:<8} n={n:>5}  its ER: ours {agree / n:6.1%}  the file"
+                f" {file_agrees / n:6.1%}   ms a puzzle: ours {ours_s * 1000 / n:7.3f}"
+                f"  SukakuExplainer {se_s * 1000 / n:9.1f}"
             )
 
 
@@ -242,12 +293,15 @@ def compare_skfr(binary: Path, data: Path, split: str, chain_budget: int, runs: 
         if not band:
             continue
         puzzles, refs = [r["puzzle"] for r in band], [float(r["classic_er"]) for r in band]
-        ours_times, theirs_times = [], []
+        ours_times, sukaku_times, theirs_times = [], [], []
         with tempfile.TemporaryDirectory() as folder:
             for _ in range(runs):
                 start = time.perf_counter()
                 ours = solver.solve_many(puzzles, profile="classic", chain_budget=chain_budget)
                 ours_times.append(time.perf_counter() - start)
+                start = time.perf_counter()
+                solver.solve_many(puzzles, profile="sukaku", chain_budget=chain_budget)
+                sukaku_times.append(time.perf_counter() - start)
                 theirs, took = skfr_ratings(binary, puzzles, Path(folder))
                 theirs_times.append(took)
         ours_exact = sum(
@@ -259,10 +313,12 @@ def compare_skfr(binary: Path, data: Path, split: str, chain_budget: int, runs: 
         )
         ours_ms = statistics.median(ours_times) * 1000 / len(band)
         theirs_ms = statistics.median(theirs_times) * 1000 / len(band)
+        sukaku_ms = statistics.median(sukaku_times) * 1000 / len(band)
         print(
             f"  band {name:<8} n={len(band):>5}  exact ER: ours {ours_exact / len(band):6.1%}"
             f" skfr {theirs_exact / len(band):6.1%}   ms a puzzle: ours {ours_ms:7.3f}"
             f" skfr {theirs_ms:7.3f}  (ours/skfr {ours_ms / theirs_ms:.2f})"
+            f"  sukaku {sukaku_ms:7.3f} ({sukaku_ms / theirs_ms:.2f})"
         )
 
 
@@ -300,6 +356,9 @@ def main() -> None:
         serate = os.environ.get("SUDOKU_BENCH_SERATE")
         if serate:
             compare_serate(Path(serate), args.data, args.split, args.chain_budget, args.se_sample)
+        sukaku = os.environ.get("SUDOKU_BENCH_SUKAKU")
+        if sukaku:
+            compare_sukaku(Path(sukaku), args.data, args.split, args.chain_budget, args.se_sample)
 
 
 if __name__ == "__main__":

@@ -70,11 +70,18 @@ LADDER: tuple[Rung, ...] = (
     Rung("naked_quad", 5.0, t.naked_quad),
     Rung("jellyfish", 5.2, t.jellyfish),
     Rung("hidden_quad", 5.4, t.hidden_quad),
+    # SukakuExplainer's strong-linked fishes and wings (solver.links, solver.bigwings), where it
+    # tries them: a value from the first instance in its order, that one instance applied.
+    Rung("three_strong_links", 5.4, t.three_strong_links),
+    Rung("wxyz_wing", 5.5, t.wxyz_wing),
     Rung("bug", 5.6, t.bug),
     Rung("bug_type_2", 5.7, t.bug_type_2),
     Rung("bug_type_4", 5.7, t.bug_type_4),
     Rung("bug_type_3", 5.7, t.bug_type_3),
+    Rung("four_strong_links", 5.8, t.four_strong_links),
+    Rung("vwxyz_wing", 6.2, t.vwxyz_wing),
     Rung("aligned_pair_exclusion", 6.2, t.aligned_pair_exclusion),
+    Rung("uvwxyz_wing", 6.6, t.uvwxyz_wing),
     # SE's "Forcing Chains & Cycles" (solver.cycles): one of them fires at a time, the hint SE
     # would apply among all their chains, at the rung's value plus its length's bonus.
     Rung("bidirectional_x_cycle", 6.5, t.bidirectional_x_cycle),
@@ -82,6 +89,7 @@ LADDER: tuple[Rung, ...] = (
     Rung("forcing_x_chain", 6.6, t.forcing_x_chain),
     Rung("bidirectional_cycle", 7.0, t.bidirectional_cycle),
     Rung("forcing_xy_chain", 7.0, t.forcing_xy_chain),
+    Rung("tuvwxyz_wing", 7.5, t.tuvwxyz_wing),
     # SE's next chaining producer: tried only when none of its chains above fires, whatever
     # their value (SE takes the first hint of its producers, in their order).
     Rung("aligned_triplet_exclusion", 7.5, t.aligned_triplet_exclusion),
@@ -102,12 +110,26 @@ EXACT_LADDER = tuple(rung for rung in LADDER if rung.name not in ESTIMATED)
 # Rating profiles: which Sudoku Explainer's ladder a puzzle is rated on. `classic` is Sudoku
 # Explainer 1.2.1.3 with gsf's serate changes, the rating of the enjoysudoku forum's lists
 # (README: "the SE rating"); `sukaku` is SukakuExplainer, the rating of the Sudoku Exchange
-# puzzle bank, whose ladder adds the turbot family (and leaves SE's chains of one assumption to
-# the estimate: CLASSIC_ONLY). A puzzle that needs a rung its profile
-# lacks goes on to the next rung that solves it, as that Explainer would.
+# puzzle bank, whose ladder adds the turbot family, strong-linked fishes of three and four
+# links and wings of four to seven cells (SUKAKU_ONLY), each where SukakuExplainer tries it,
+# and applies a few of SE's rules its own way (SUKAKU_RULES). A puzzle that needs a rung its
+# profile lacks goes on to the next rung that solves it, as that Explainer would.
 PROFILES = ("classic", "sukaku")
 DEFAULT_PROFILE = PROFILES[0]
-SUKAKU_ONLY = frozenset({"skyscraper", "two_string_kite", "turbot_fish", "empty_rectangle"})
+SUKAKU_ONLY = frozenset(
+    {
+        "skyscraper",
+        "two_string_kite",
+        "turbot_fish",
+        "empty_rectangle",
+        "three_strong_links",
+        "wxyz_wing",
+        "four_strong_links",
+        "vwxyz_wing",
+        "uvwxyz_wing",
+        "tuvwxyz_wing",
+    }
+)
 # Rules SukakuExplainer finds its own way (lkSudoku's changes, on by default there): the same
 # rungs, names and values, applied by these functions on the sukaku ladder.
 SUKAKU_RULES: dict[str, Callable[[Board], Found]] = {
@@ -130,17 +152,13 @@ SE_CHAINS = frozenset(
         "forcing_x_chain",
         "bidirectional_cycle",
         "forcing_xy_chain",
+        "tuvwxyz_wing",
         "aligned_triplet_exclusion",
         "nishio_forcing_chain",
         "multiple_forcing_chain",
         "dynamic_forcing_chain",
     }
 )
-# SukakuExplainer tries a dozen rungs this ladder lacks (WXYZ-wing, strong links, ...) before
-# its cycles and forcing chains, so on `sukaku` a chain found here is seldom its step (on the
-# tuned split, 3 of 4 chain-rated puzzles would be flagged exact wrongly): there the chains
-# stay with the estimate until those rungs are on the ladder.
-CLASSIC_ONLY = SE_CHAINS
 
 
 def _sukaku(rung: Rung) -> Rung:
@@ -150,7 +168,7 @@ def _sukaku(rung: Rung) -> Rung:
 
 LADDERS: dict[str, tuple[Rung, ...]] = {
     "classic": tuple(rung for rung in LADDER if rung.name not in SUKAKU_ONLY),
-    "sukaku": tuple(_sukaku(rung) for rung in LADDER if rung.name not in CLASSIC_ONLY),
+    "sukaku": tuple(_sukaku(rung) for rung in LADDER),
 }
 # Every rung of every profile, once each: LADDER's, each SukakuExplainer variant after its twin.
 RUNGS = tuple(dict.fromkeys(variant for rung in LADDER for variant in (rung, _sukaku(rung))))

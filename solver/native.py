@@ -19,7 +19,7 @@ from dataclasses import fields, replace
 from typing import Any
 
 import solver._core as _core
-from solver import bug, chains, effort, engine, forcing, rating, uniqueness
+from solver import bigwings, bug, chains, effort, engine, forcing, links, rating, uniqueness
 from solver.board import CONTRADICTIONS, Contradiction
 from solver.errors import PuzzleFormatError, SolverBug
 from solver.grid import (
@@ -76,6 +76,16 @@ def core_tables() -> dict[str, Any]:
         "length_added": chains.LENGTH_ADDED,
         # SE's order of the kinds of hint of several chains: double, cell, region, contradiction.
         "forcing_kinds": forcing.KINDS,
+        # The flags (dynamic, Nishio) of SE's three rules of several chains, in ladder order,
+        # flattened.
+        "forcing_rules": [
+            flag
+            for rule in (forcing.NISHIO, forcing.MULTIPLE, forcing.DYNAMIC)
+            for flag in (rule.dynamic, rule.nishio)
+        ],
+        # SukakuExplainer's extras: strong-linked fishes', and wings' ([size - 4][largest cell]).
+        "link_bonus": links.LINK_BONUS,
+        "wing_bonus": [n for row in bigwings.WING_BONUS for n in row],
         # SE's order of the units (indices into UNITS): all 27, and each cell's three, flattened.
         "se_unit_order": SE_UNIT_ORDER,
         "se_units_of": [u for units in SE_UNITS_OF for u in units],

@@ -9,6 +9,7 @@ the engine never trusts for the status.
 
 from __future__ import annotations
 
+from solver.bigwings import tuvwxyz_wing, uvwxyz_wing, vwxyz_wing, wxyz_wing
 from solver.bug import (
     bug,
     bug_type_2,
@@ -30,6 +31,7 @@ from solver.exclusion import aligned_pair_exclusion, aligned_triplet_exclusion
 from solver.fish import jellyfish, swordfish, x_wing
 from solver.forcing import dynamic_forcing_chain, multiple_forcing_chain, nishio_forcing_chain
 from solver.intersections import claiming, direct_claiming, direct_pointing, pointing
+from solver.links import four_strong_links, three_strong_links
 from solver.singles import full_house, hidden_single_box, hidden_single_line, naked_single
 from solver.subsets import (
     direct_hidden_pair,
@@ -70,6 +72,7 @@ __all__ = [
     "forcing_chain",
     "forcing_x_chain",
     "forcing_xy_chain",
+    "four_strong_links",
     "full_house",
     "hidden_pair",
     "hidden_quad",
@@ -91,10 +94,15 @@ __all__ = [
     "sukaku_unique_loop",
     "sukaku_unique_rectangle",
     "swordfish",
+    "three_strong_links",
     "turbot_fish",
+    "tuvwxyz_wing",
     "two_string_kite",
     "unique_loop",
     "unique_rectangle",
+    "uvwxyz_wing",
+    "vwxyz_wing",
+    "wxyz_wing",
     "x_wing",
     "xy_wing",
     "xyz_wing",

@@ -21,7 +21,9 @@ typedef struct {
     int dynamic, nishio;             /* multiple: not nishio (both other rules) */
 } Rule;
 
-static const Rule NISHIO_RULE = {1, 1}, MULTIPLE_RULE = {0, 0}, DYNAMIC_RULE = {1, 0};
+/* The rule of the k-th of SE's three producers (Nishio, multiple, dynamic), as the reference
+ * defines it (T.forcing_rules). */
+static Rule rule_of(int k) { return (Rule){T.forcing_rules[k][0], T.forcing_rules[k][1]}; }
 
 typedef struct {
     uint16_t key;
@@ -336,6 +338,6 @@ static Found apply(Board *b, Rule rule) {
     return out;
 }
 
-Found nishio_forcing_chain(Board *b) { return apply(b, NISHIO_RULE); }
-Found multiple_forcing_chain(Board *b) { return apply(b, MULTIPLE_RULE); }
-Found dynamic_forcing_chain(Board *b) { return apply(b, DYNAMIC_RULE); }
+Found nishio_forcing_chain(Board *b) { return apply(b, rule_of(0)); }
+Found multiple_forcing_chain(Board *b) { return apply(b, rule_of(1)); }
+Found dynamic_forcing_chain(Board *b) { return apply(b, rule_of(2)); }

@@ -11,7 +11,6 @@ from solver.board import Board
 from solver.cycles import best_hint
 from solver.grid import parse
 from solver.ladder import (
-    CLASSIC_ONLY,
     LADDER,
     LADDERS,
     MAX_CHAIN_BUDGET,
@@ -66,9 +65,10 @@ def test_se_length_extras_step_at_se_lengths() -> None:
 def test_the_chain_chosen_is_ses_with_ses_value(puzzle: str, rung: str, value: float) -> None:
     """Where the easier rungs stall, the chain SE applies is of the same technique and worth
     the same value, length included."""
-    first = min(k for k, r in enumerate(LADDER) if r.name in CLASSIC_ONLY)
+    ladder = LADDERS["classic"]
+    first = min(k for k, r in enumerate(ladder) if r.name in SE_CHAINS)
     board = Board.from_grid(parse(puzzle))
-    climb(board, LADDER[:first])
+    climb(board, ladder[:first])
     hint = best_hint(board.cands)
     assert hint is not None
     assert hint.rung.__name__ == rung
@@ -76,18 +76,22 @@ def test_the_chain_chosen_is_ses_with_ses_value(puzzle: str, rung: str, value: f
     assert (rung_value.tenths + hint.bonus) / 10 == value
 
 
-def test_the_sukaku_profile_leaves_ses_chains_to_the_estimate() -> None:
-    """On `sukaku` (whose Explainer has rungs this ladder lacks before its chains) a puzzle
-    that needs a chain is solved by the estimated forcing chain and not flagged exact; on
-    `classic` the same puzzle is rated exactly by SE's chain, whatever the chain budget."""
-    puzzle = SE_STEPS[2][0]
-    assert not CLASSIC_ONLY & {r.name for r in LADDERS["sukaku"]}
-    sukaku = engine.solve(puzzle, profile="sukaku", chain_budget=MAX_CHAIN_BUDGET)
-    classic = engine.solve(puzzle, profile="classic", chain_budget=MAX_CHAIN_BUDGET)
-    assert "forcing_chain" in sukaku.metrics.technique_counts
-    assert not sukaku.rating_exact
-    assert classic.rating_exact
-    assert "forcing_x_chain" in classic.metrics.technique_counts
+# SukakuExplainer rates it 6.7: its own rules (strong-linked fishes, wings) find nothing, and
+# its step is SE's bidirectional Y-cycle (paths from its serate, `--after`).
+SUKAKU_CYCLE = ".4.9.7...12.....7456...1........5.32..4.3.8..23.6........8...4589.....13...1.6.8."
+
+
+def test_the_sukaku_profile_rates_ses_chains_exactly_after_its_own_rules() -> None:
+    """On `sukaku` SE's chains come after SukakuExplainer's own rules, and a puzzle whose step
+    is one of them gets SukakuExplainer's rating, flagged exact, within a chain budget."""
+    ladder = [rung.name for rung in LADDERS["sukaku"]]
+    assert ladder.index("uvwxyz_wing") < ladder.index("bidirectional_x_cycle")
+    assert ladder.index("forcing_xy_chain") < ladder.index("tuvwxyz_wing")
+    result = engine.solve(SUKAKU_CYCLE, profile="sukaku", chain_budget=MAX_CHAIN_BUDGET)
+    assert result.rating_exact
+    assert result.difficulty_score == 6.7
+    assert result.metrics.hardest_technique == "bidirectional_y_cycle"
+    assert not engine.solve(SUKAKU_CYCLE, profile="sukaku").rating_exact
 
 
 def test_a_puzzle_se_rates_by_a_forcing_chain_is_rated_exactly_within_a_chain_budget() -> None:
@@ -127,11 +131,12 @@ def test_a_puzzle_needing_more_chain_steps_than_its_budget_keeps_an_estimate() -
 
 
 def test_the_estimates_floor_is_that_of_the_ladder_the_climb_could_use() -> None:
-    """0.1 above the top exact rung the climb could use: SE's chains on `classic` within a
-    budget, aligned pair exclusion otherwise (and always on `sukaku`, which lacks them)."""
+    """0.1 above the top exact rung the climb could use: SE's chains within a budget, aligned
+    pair exclusion otherwise (on `sukaku`, the UVWXYZ-wing SukakuExplainer tries before them)."""
     assert rating.search_floor(0) == round(VALUES["aligned_pair_exclusion"] + 0.1, 1)
     assert rating.search_floor(1000) == round(rating.LADDER_CEILING + 0.1, 1)
-    assert rating.search_floor(1, "sukaku") == rating.search_floor(0, "sukaku") == 6.3
+    assert rating.search_floor(1000, "sukaku") == rating.search_floor(1000)
+    assert rating.search_floor(0, "sukaku") == round(VALUES["uvwxyz_wing"] + 0.1, 1)
 
 
 @pytest.mark.parametrize("chain_budget", [-1, MAX_CHAIN_BUDGET + 1])

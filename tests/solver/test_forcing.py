@@ -15,10 +15,9 @@ from solver.board import Board
 from solver.forcing import DYNAMIC, MULTIPLE, NISHIO, best_hint, implications
 from solver.grid import parse
 from solver.ladder import (
-    CLASSIC_ONLY,
-    LADDER,
     LADDERS,
     MAX_CHAIN_BUDGET,
+    PROFILES,
     SE_CHAINS,
     VALUES,
     climb,
@@ -34,13 +33,13 @@ NISHIO_PUZZLE = "..27.9.3.73....49..9..1...71..5.7..2..9.6.1..2..1.4..99...7..1.
 
 def test_they_follow_aligned_triplet_exclusion_in_ses_order_with_ses_values() -> None:
     """SE's producers after aligned triplet exclusion: Nishio 7.5, multiple 8.0, dynamic 8.5;
-    tried within the chain budget, on `classic` only."""
-    names = [rung.name for rung in LADDERS["classic"]]
-    k = names.index("aligned_triplet_exclusion")
-    assert tuple(names[k + 1 : k + 4]) == FORCING
+    tried within the chain budget, on both profiles (SukakuExplainer's chains are SE's)."""
+    for profile in PROFILES:
+        names = [rung.name for rung in LADDERS[profile]]
+        k = names.index("aligned_triplet_exclusion")
+        assert tuple(names[k + 1 : k + 4]) == FORCING
     assert [VALUES[name] for name in FORCING] == [7.5, 8.0, 8.5]
-    assert set(FORCING) <= SE_CHAINS & CLASSIC_ONLY
-    assert not set(FORCING) & {rung.name for rung in LADDERS["sukaku"]}
+    assert set(FORCING) <= SE_CHAINS
 
 
 def test_within_a_budget_the_estimates_floor_is_above_dynamic_forcing_chains() -> None:
@@ -51,9 +50,10 @@ def test_within_a_budget_the_estimates_floor_is_above_dynamic_forcing_chains() -
 
 def _nishio_position() -> Board:
     """The puzzle's board where SE's first Nishio step applies (its easier rungs stalled)."""
-    k = [rung.name for rung in LADDER].index("nishio_forcing_chain")
+    ladder = LADDERS["classic"]
+    k = [rung.name for rung in ladder].index("nishio_forcing_chain")
     board = Board.from_grid(parse(NISHIO_PUZZLE))
-    climb(board, LADDER[:k])
+    climb(board, ladder[:k])
     return board
 
 

@@ -1,0 +1,155 @@
+"""SukakuExplainer's strong-linked fishes of three and four links (solver.links), on positions
+of SukakuExplainer's own solving paths: the project's path reaches the same candidates, and the
+rung applies SE's chosen chain, at SE's value, and nothing else."""
+
+from __future__ import annotations
+
+from types import ModuleType
+
+import pytest
+
+from solver import engine
+from solver.board import NOTHING, Board
+from solver.grid import parse
+from solver.ladder import LADDERS, climb
+from solver.links import four_strong_links, three_strong_links
+from solver.search import DEFAULT_NODE_BUDGET
+from tests.solver.parity import fields
+from tests.solver.test_techniques import changes
+
+SUKAKU = LADDERS["sukaku"]
+BASE = {"three_strong_links": 5.4, "four_strong_links": 5.8}
+
+# (rung, puzzle, SE's value for the step, SE's eliminations, SE's hint), from the steps
+# SukakuExplainer printed for each puzzle.
+SE_STEPS = [
+    (
+        "three_strong_links",
+        "38......2.2...6.....1..4..369....3..24.9.1.75..8....969..2..7.....7...3.4......29",
+        5.4,
+        {"r1c5-5", "r1c6-5", "r3c8-5"},
+        "3 Skyscrapers 0111",
+    ),
+    (
+        "three_strong_links",
+        "3..1....8.9...831...17...94.....365...........432.....28...41...396...8.1....5..9",
+        5.5,
+        {"r5c1-7"},
+        "3 Strong links 0011",
+    ),
+    (
+        "three_strong_links",
+        "6..1..9..41...3..5....4..1.....6.573.........578.9.....2..8....7..4...62..4..5..7",
+        5.5,
+        {"r5c7-8"},
+        "3-String Kite 0112",
+    ),
+    (
+        "three_strong_links",
+        "5...1...7..........69.8.13..8.3.9.4.....5....32.....59.4..9..8..1.....2....764...",
+        5.7,
+        {"r2c1-2"},
+        "Grouped 3 Strong links 1102",
+    ),
+    (
+        "three_strong_links",
+        "7.....81..4...82.....2.6..3...32.9..2..8.4..7..3.67...8..6.2.....95...8..51.....2",
+        5.7,
+        {"r8c9-6"},
+        "Grouped 3-String Kite 1112",
+    ),
+    (
+        "three_strong_links",
+        "94.31...23.25.9.....1....3.....9.7.....745.....6.3.....1....3.....1.38.55...82.14",
+        5.7,
+        {"r3c7-6"},
+        "Grouped 3 Skyscrapers 1111",
+    ),
+    (
+        "three_strong_links",
+        "5.4.2.8.77.......3...7.3.....8.3.9....5.9.4.....6.4...8..3.2..1.2..6..5.6...8...9",
+        5.7,
+        {"r2c4-1", "r2c6-1", "r2c8-1", "r3c8-1", "r6c1-1", "r6c2-1", "r6c3-1"},
+        "(3 Strong Links) Grouped X-Loop 3012",
+    ),
+    (
+        "three_strong_links",
+        "5..8....1.....4.....46123...35...6.8..2...5..6.8...19...61259.....3.....1....8..2",
+        5.5,
+        {"r2c8-7", "r9c2-7"},
+        "(3 Strong Links) X-Loop 0010",
+    ),
+    (
+        "four_strong_links",
+        "......6...3..6417..6....35.34...186.....7.....154...37.79....4..5634..1...3......",
+        5.9,
+        {"r2c4-2"},
+        "4 Strong links 01112",
+    ),
+    (
+        "four_strong_links",
+        ".5.69.3.8..6....1.2..7.........6.9...72.5.86...4.8.........2..7.1....6..9.7.46.8.",
+        5.9,
+        {"r3c6-3", "r4c1-3", "r4c3-3", "r6c9-3", "r7c4-3", "r8c4-3", "r8c6-3"},
+        "(4 Strong Links) X-Loop 01122",
+    ),
+    (
+        "four_strong_links",
+        "6.......4..1.5.3...8..1..6.8..9.4..7..........4.175.3.5.......2..48.29...2.5.7.1.",
+        6.1,
+        {"r7c7-6"},
+        "Grouped 4 Strong links 30001",
+    ),
+]
+
+
+def stalled(puzzle: str, name: str) -> Board:
+    """The puzzle's board once every rung of the sukaku ladder easier than ``name`` stalls."""
+    k = [rung.name for rung in SUKAKU].index(name)
+    board = Board.from_grid(parse(puzzle))
+    _, contradiction = climb(board, SUKAKU[:k])
+    assert contradiction is None
+    assert not board.solved()
+    return board
+
+
+@pytest.mark.parametrize(
+    ("name", "puzzle", "value", "eliminations"),
+    [step[:4] for step in SE_STEPS],
+    ids=[step[4] for step in SE_STEPS],
+)
+def test_the_rung_applies_ses_chosen_chain_at_ses_value(
+    name: str, puzzle: str, value: float, eliminations: set[str]
+) -> None:
+    """Where SE's path needs the chain, the rung fires once, at SE's value, making exactly
+    SE's eliminations."""
+    board = stalled(puzzle, name)
+    before = board.copy()
+    rung = three_strong_links if name == "three_strong_links" else four_strong_links
+    found = rung(board)
+    assert found.fired == 1
+    assert found.contradiction is None
+    assert round(BASE[name] + found.bonus / 10, 1) == value
+    assert changes(before, board) == eliminations
+
+
+def test_a_board_without_candidates_has_no_chain() -> None:
+    """A solved grid has no strong link, so neither rung finds anything."""
+    solved = "534678912672195348198342567859761423426853791713924856961537284287419635345286179"
+    board = Board.from_grid(parse(solved))
+    assert three_strong_links(board) == NOTHING
+    assert four_strong_links(board) == NOTHING
+
+
+@pytest.mark.usefixtures("native")
+@pytest.mark.parametrize("puzzle", sorted({step[1] for step in SE_STEPS}))
+@pytest.mark.parametrize("chains", [0, 1000])
+def test_the_core_and_the_reference_agree_on_puzzles_needing_the_chains(
+    native: ModuleType, puzzle: str, chains: int
+) -> None:
+    """The compiled core rates and solves each puzzle exactly as the Python reference."""
+    ((got, _),) = native.solve_many(
+        [puzzle], node_budget=DEFAULT_NODE_BUDGET, profile="sukaku", chain_budget=chains
+    )
+    expected = engine.solve(puzzle, profile="sukaku", chain_budget=chains)
+    assert fields(got) == fields(expected)
