@@ -67,6 +67,8 @@ def make_app(config: Settings | None = None) -> Celery:
         worker_send_task_events=True,
         # A restarted worker must not lose its in-flight batch to a warm shutdown's ack.
         worker_cancel_long_running_tasks_on_connection_loss=True,
+        # ... and a Redis restart must not stop it (worker/connection_loss.py).
+        worker_consumer="worker.connection_loss:Consumer",
         worker_hijack_root_logger=False,
     )
     if s.result_backend:  # results of pushed puzzles also as task results, JSON
