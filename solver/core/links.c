@@ -219,22 +219,53 @@ static int tenths_of(const char *suffix) {
     return T.link_bonus[(strchr(suffix + 1, '0') != NULL) + (strchr(suffix + 1, '2') != NULL)];
 }
 
+/* The units joining the ends of two of a digit's links ([2a + c]: end a of the first, end c
+ * of the second), worked out on first use in a step: `gen` says which step's they are. */
+enum { MAX_LINKS = 54 };          /* two links at most in each of the 27 units */
+typedef struct {
+    bb_t sh[4];
+    unsigned gen;
+    int joined;
+} Pair;
+static Pair PAIRS[9][MAX_LINKS][MAX_LINKS];
+static unsigned GEN;
+
 typedef struct {
     int n, digit;
     const int *kinds;
     const Orders *orders;
     bb_t bb;
     SLink links[MAX_N];
+    int ids[MAX_N];               /* the links' numbers among the digit's */
     bb_t regions[MAX_N];
     int nums[MAX_N];
     SLink (*table)[9][2];         /* the digit's links, per unit kind and index */
     const int (*n_table)[9];
+    const int (*first_id)[9];
     const bb_t (*spots_bb)[9];
+    Pair (*pairs)[MAX_LINKS];
     /* the best chain so far */
     int has, tenths, count, best_digit;
     char suffix[8];
     bb_t clear;
 } LinkSearch;
+
+static const Pair *pair_of(LinkSearch *S, int i, int j) {
+    Pair *p = &S->pairs[S->ids[i]][S->ids[j]];
+    if (p->gen != GEN) {
+        Pair *q = &S->pairs[S->ids[j]][S->ids[i]];
+        p->joined = 0;
+        for (int a = 0; a < 2; a++) {
+            for (int c = 0; c < 2; c++) {
+                p->sh[2 * a + c] = q->sh[2 * c + a] = share(&S->links[i].end[a], &S->links[j].end[c]);
+                p->joined |= p->sh[2 * a + c] != 0;
+            }
+        }
+        q->joined = p->joined;
+        p->gen = q->gen = GEN;
+    }
+    return p;
+}
 
 static void chains(LinkSearch *S) {
     int n = S->n, grouped = 0, first_region = 99;
@@ -244,23 +275,25 @@ static void chains(LinkSearch *S) {
         bases |= S->regions[k];
         if (S->nums[k] < first_region) first_region = S->nums[k];
     }
-    /* The unit joining each end of each link to each end of another, worked out once: a link
-     * joined to no other is in no chain. */
+    /* The units joining the links' ends, and which links join: only arrangements whose
+     * neighbours all join can be chains. */
     bb_t sh[MAX_N][2][MAX_N][2];
+    int adj[MAX_N] = {0};
     for (int i = 0; i < n; i++) {
-        bb_t any = 0;
         for (int j = 0; j < n; j++) {
-            for (int a = 0; a < 2; a++) {
-                for (int c = 0; c < 2; c++) {
-                    sh[i][a][j][c] = i == j ? 0 : share(&S->links[i].end[a], &S->links[j].end[c]);
-                    any |= sh[i][a][j][c];
-                }
-            }
+            if (i == j) continue;
+            const Pair *p = pair_of(S, i, j);
+            for (int a = 0; a < 2; a++)
+                for (int c = 0; c < 2; c++) sh[i][a][j][c] = p->sh[2 * a + c];
+            adj[i] |= p->joined << j;
         }
-        if (!any) return;
+        if (!adj[i]) return;
     }
     for (int o = 0; o < S->orders->n_orders; o++) {
         const int *q = S->orders->orders[o];
+        int path = 1;
+        for (int k = 0; k + 1 < n; k++) path &= adj[q[k]] >> q[k + 1] & 1;
+        if (!path) continue;
         const SLink *chain[MAX_N];
         int kinds[MAX_N];
         for (int k = 0; k < n; k++) chain[k] = &S->links[q[k]], kinds[k] = S->kinds[q[k]];
@@ -323,6 +356,7 @@ static void build(LinkSearch *S, int depth, int after, bb_t used) {
         if (!nt || (mine & used)) continue;
         for (int t = 0; t < nt; t++) {
             S->links[depth] = S->table[kind][index][t];
+            S->ids[depth] = S->first_id[kind][index] + t;
             S->regions[depth] = UNIT_BB[unit_of(kind, index)];
             S->nums[depth] = kind * 10 + index + 1;
             if (depth + 1 < S->n)
@@ -337,9 +371,14 @@ static Found strong_links(Board *b, int n) {
     bb_t digits[9];
     memcpy(digits, board_digits(b), sizeof digits);
     SLink table[9][3][9][2];
-    int n_table[9][3][9];
+    int n_table[9][3][9], first_id[9][3][9];
     bb_t spots_bb[9][3][9];
+    if (++GEN == 0) {  /* wrapped: forget every step's pairs */
+        memset(PAIRS, 0, sizeof PAIRS);
+        GEN = 1;
+    }
     for (int d = 0; d < 9; d++) {
+        int ids = 0;
         for (int kind = 0; kind < 3; kind++) {
             for (int index = 0; index < 9; index++) {
                 int u = unit_of(kind, index);
@@ -347,6 +386,8 @@ static Found strong_links(Board *b, int n) {
                 for (int p = 0; p < 9; p++) spots |= (unsigned)bb_has(digits[d], UNITS[u][p]) << p;
                 spots_bb[d][kind][index] = digits[d] & UNIT_BB[u];
                 n_table[d][kind][index] = region_links(kind, index, spots, table[d][kind][index]);
+                first_id[d][kind][index] = ids;
+                ids += n_table[d][kind][index];
             }
         }
     }
@@ -368,6 +409,8 @@ static Found strong_links(Board *b, int n) {
             S.bb = digits[d];
             S.table = table[d];
             S.n_table = (const int (*)[9])n_table[d];
+            S.first_id = (const int (*)[9])first_id[d];
+            S.pairs = PAIRS[d];
             S.spots_bb = (const bb_t (*)[9])spots_bb[d];
             build(&S, 0, 0, 0);
         }
