@@ -1,5 +1,7 @@
 """Strong-linked fishes of three and four links: SukakuExplainer's ``StrongLinks(3)`` and
-``StrongLinks(4)`` ("3 Skyscrapers", "3-String Kite", "Grouped 4 Strong links", ...).
+``StrongLinks(4)`` ("3 Skyscrapers", "3-String Kite", "Grouped 4 Strong links", ...), and the
+grouped chains of two links its ``TurbotFish`` finds ("Grouped Skyscraper", "Grouped 2-String
+Kite", "Grouped Turbot Crane": 4.3 whatever their kinds).
 
 A strong link holds a digit in one of its two ends: a unit (row, column or box) whose
 candidates for the digit are two cells, or are split into two groups that each lie on one
@@ -17,6 +19,10 @@ order it enumerates them in decides ties. The difficulty is the rung's value plu
 both line directions. This module reproduces that enumeration: unit kinds per link
 (box, row, column), digit, units in order, each link's grouping, then every arrangement of
 the links into a chain (min-lex of a permutation and its reverse) and every direction.
+
+``TurbotFish`` reads a box's groups as a cross only (never as two parallel lines) and, once
+the chains without a group are gone (skyscraper, kite and turbot fish, rungs of their own),
+keeps those with a grouped link, all at its one value.
 """
 
 from __future__ import annotations
@@ -70,11 +76,12 @@ def _same_line(a: int, b: int) -> bool:
     return ROW_OF[a] == ROW_OF[b] or COL_OF[a] == COL_OF[b]
 
 
-def _split(kind: int, have: set[int]) -> tuple[int, list[int], list[int]] | None:
+def _split(kind: int, have: set[int], parallel: bool) -> tuple[int, list[int], list[int]] | None:
     """SE's split of a region's candidate positions into two groups: the first layout (cross
-    centre or empty line, box segment for a row or column) leaving its empty part free of
-    candidates, and the positions on each of its two arms; None if there is none."""
-    for e in range(15 if kind == BOX else 3):
+    centre or empty line, box segment for a row or column; a box's two parallel lines only if
+    `parallel`) leaving its empty part free of candidates, and the positions on each of its
+    two arms; None if there is none."""
+    for e in range(15 if kind == BOX and parallel else 9 if kind == BOX else 3):
         if e > 8 and len(have) < 4:
             continue
         empty = _BOX_EMPTY[e] if kind == BOX else _SEGMENTS[e]
@@ -85,7 +92,7 @@ def _split(kind: int, have: set[int]) -> tuple[int, list[int], list[int]] | None
     return None
 
 
-def _region_links(kind: int, index: int, spots: tuple[int, ...]) -> list[Link]:
+def _region_links(kind: int, index: int, spots: tuple[int, ...], parallel: bool) -> list[Link]:
     """The strong links SE reads in a region whose candidate positions are ``spots``."""
     cells = REGION_CELLS[kind][index]
     if not 2 <= len(spots) <= 6:
@@ -93,7 +100,7 @@ def _region_links(kind: int, index: int, spots: tuple[int, ...]) -> list[Link]:
     if len(spots) == 2:
         a, b = cells[spots[0]], cells[spots[1]]
         return [] if kind == BOX and _same_line(a, b) else [Link(((a,), (b,)), False)]
-    split = _split(kind, set(spots))
+    split = _split(kind, set(spots), parallel)
     if split is None or not split[1] or not split[2]:
         return []
     e, one, two = split[0], [cells[p] for p in split[1]], [cells[p] for p in split[2]]
@@ -214,12 +221,15 @@ Best = tuple[int, int, str, int, int]  # tenths, -eliminations, suffix, cells to
 class _Search:
     """SE's enumeration for one number of links, keeping the first of the best chains."""
 
-    def __init__(self, board: Board, n: int) -> None:
-        self.n = n
+    def __init__(self, board: Board, n: int, turbot: bool = False) -> None:
+        self.n, self.turbot = n, turbot  # turbot: TurbotFish's grouped chains of two links
         self.digits = board_digits(board)
         # [digit][kind][index]: the region's links and its candidate cells
         self.links = [
-            [[_region_links(k, i, _spots(bb, k, i)) for i in range(9)] for k in (BOX, ROW, COL)]
+            [
+                [_region_links(k, i, _spots(bb, k, i), not turbot) for i in range(9)]
+                for k in (BOX, ROW, COL)
+            ]
             for bb in self.digits
         ]
         self.spots = [
@@ -274,6 +284,8 @@ class _Search:
         if any(not any(v for k, v in joins.items() if k[0] == i) for i in range(self.n)):
             return
         grouped = sum(link.grouped for link in links)
+        if self.turbot and not grouped:
+            return
         bb = self.digits[self.digit - 1]
         for q in _orders(self.n):
             suffix = _suffix(tuple(self.kinds[k] for k in q), grouped)
@@ -298,11 +310,18 @@ def _spots(bb: int, kind: int, index: int) -> tuple[int, ...]:
     return tuple(k for k, c in enumerate(REGION_CELLS[kind][index]) if bb >> c & 1)
 
 
-def _strong_links(board: Board, n: int) -> Found:
-    best = _Search(board, n).run()
+def _strong_links(board: Board, n: int, turbot: bool = False) -> Found:
+    best = _Search(board, n, turbot).run()
     if best is None:
         return NOTHING
-    return remove(board, cells_of(best[3]), BIT[best[4]]).with_bonus(best[0])
+    found = remove(board, cells_of(best[3]), BIT[best[4]])
+    return found if turbot else found.with_bonus(best[0])
+
+
+def grouped_two_strong_links(board: Board) -> Found:
+    """TurbotFish's first chain of two strong links with a grouped link ("Grouped Skyscraper",
+    "Grouped 2-String Kite", "Grouped Turbot Crane")."""
+    return _strong_links(board, 2, turbot=True)
 
 
 def three_strong_links(board: Board) -> Found:

@@ -31,7 +31,7 @@ from solver.exclusion import aligned_pair_exclusion, aligned_triplet_exclusion
 from solver.fish import jellyfish, swordfish, x_wing
 from solver.forcing import dynamic_forcing_chain, multiple_forcing_chain, nishio_forcing_chain
 from solver.intersections import claiming, direct_claiming, direct_pointing, pointing
-from solver.links import four_strong_links, three_strong_links
+from solver.links import four_strong_links, grouped_two_strong_links, three_strong_links
 from solver.singles import full_house, hidden_single_box, hidden_single_line, naked_single
 from solver.subsets import (
     direct_hidden_pair,
@@ -74,6 +74,7 @@ __all__ = [
     "forcing_xy_chain",
     "four_strong_links",
     "full_house",
+    "grouped_two_strong_links",
     "hidden_pair",
     "hidden_quad",
     "hidden_single_box",

@@ -218,7 +218,7 @@ Found aligned_pair_exclusion(Board *), aligned_triplet_exclusion(Board *);
 Found bidirectional_x_cycle(Board *), bidirectional_y_cycle(Board *), forcing_x_chain(Board *);
 Found bidirectional_cycle(Board *), forcing_xy_chain(Board *);
 Found nishio_forcing_chain(Board *), multiple_forcing_chain(Board *), dynamic_forcing_chain(Board *);
-Found three_strong_links(Board *), four_strong_links(Board *);
+Found grouped_two_strong_links(Board *), three_strong_links(Board *), four_strong_links(Board *);
 Found wxyz_wing(Board *), vwxyz_wing(Board *), uvwxyz_wing(Board *), tuvwxyz_wing(Board *);
 Found forcing_chain(Board *);
 

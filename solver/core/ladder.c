@@ -30,6 +30,7 @@ static const struct {
     TECHNIQUE(multiple_forcing_chain), TECHNIQUE(dynamic_forcing_chain),
     TECHNIQUE(three_strong_links), TECHNIQUE(four_strong_links), TECHNIQUE(wxyz_wing),
     TECHNIQUE(vwxyz_wing), TECHNIQUE(uvwxyz_wing), TECHNIQUE(tuvwxyz_wing),
+    TECHNIQUE(grouped_two_strong_links),
 };
 
 int technique_count(void) { return (int)(sizeof TECHNIQUES / sizeof TECHNIQUES[0]); }

@@ -1,5 +1,6 @@
-/* SukakuExplainer's strong-linked fishes of three and four links (solver/links.py): every
- * chain in SE's order, the first by (difficulty, most eliminations, suffix) applied. */
+/* SukakuExplainer's strong-linked fishes of three and four links, and TurbotFish's grouped
+ * chains of two (solver/links.py): every chain in SE's order, the first by (difficulty, most
+ * eliminations, suffix) applied. */
 #include <string.h>
 
 #include "core.h"
@@ -42,8 +43,9 @@ static End end_of(const int *cells, int n) {
     return e;
 }
 
-/* The strong links SE reads in a unit whose candidate positions are `spots`. */
-static int region_links(int kind, int index, unsigned spots, SLink *out) {
+/* The strong links SE reads in a unit whose candidate positions are `spots` (a box's two
+ * parallel lines only if `parallel`). */
+static int region_links(int kind, int index, unsigned spots, int parallel, SLink *out) {
     const uint8_t *cells = UNITS[unit_of(kind, index)];
     int n = pop(spots);
     if (n < 2 || n > 6) return 0;
@@ -56,7 +58,7 @@ static int region_links(int kind, int index, unsigned spots, SLink *out) {
         return 1;
     }
     int e, found = 0;
-    for (e = 0; e < (kind == BOX ? 15 : 3); e++) {
+    for (e = 0; e < (kind == BOX ? (parallel ? 15 : 9) : 3); e++) {
         if (e > 8 && n < 4) continue;
         int hit = 0;
         for (int k = 0; k < (kind == BOX ? 4 : 3); k++) {
@@ -231,7 +233,7 @@ static Pair PAIRS[9][MAX_LINKS][MAX_LINKS];
 static unsigned GEN;
 
 typedef struct {
-    int n, digit;
+    int n, digit, turbot;         /* turbot: TurbotFish's grouped chains of two links */
     const int *kinds;
     const Orders *orders;
     bb_t bb;
@@ -275,6 +277,7 @@ static void chains(LinkSearch *S) {
         bases |= S->regions[k];
         if (S->nums[k] < first_region) first_region = S->nums[k];
     }
+    if (S->turbot && !grouped) return;
     /* The units joining the links' ends, and which links join: only arrangements whose
      * neighbours all join can be chains. */
     bb_t sh[MAX_N][2][MAX_N][2];
@@ -367,7 +370,7 @@ static void build(LinkSearch *S, int depth, int after, bb_t used) {
     }
 }
 
-static Found strong_links(Board *b, int n) {
+static Found strong_links(Board *b, int n, int turbot) {
     bb_t digits[9];
     memcpy(digits, board_digits(b), sizeof digits);
     SLink table[9][3][9][2];
@@ -385,7 +388,7 @@ static Found strong_links(Board *b, int n) {
                 unsigned spots = 0;
                 for (int p = 0; p < 9; p++) spots |= (unsigned)bb_has(digits[d], UNITS[u][p]) << p;
                 spots_bb[d][kind][index] = digits[d] & UNIT_BB[u];
-                n_table[d][kind][index] = region_links(kind, index, spots, table[d][kind][index]);
+                n_table[d][kind][index] = region_links(kind, index, spots, !turbot, table[d][kind][index]);
                 first_id[d][kind][index] = ids;
                 ids += n_table[d][kind][index];
             }
@@ -394,6 +397,7 @@ static Found strong_links(Board *b, int n) {
     LinkSearch S;
     memset(&S, 0, sizeof S);
     S.n = n;
+    S.turbot = turbot;
     static Orders orders[MAX_N + 1];  /* SE's orders never change: worked out once per n */
     static int ready[MAX_N + 1];
     if (!ready[n]) {
@@ -416,8 +420,10 @@ static Found strong_links(Board *b, int n) {
         }
     }
     if (!S.has) return NOTHING;
-    return with_bonus(board_remove(b, S.clear, (mask_t)(1u << (S.best_digit - 1))), S.tenths);
+    Found found = board_remove(b, S.clear, (mask_t)(1u << (S.best_digit - 1)));
+    return turbot ? found : with_bonus(found, S.tenths);
 }
 
-Found three_strong_links(Board *b) { return strong_links(b, 3); }
-Found four_strong_links(Board *b) { return strong_links(b, 4); }
+Found grouped_two_strong_links(Board *b) { return strong_links(b, 2, 1); }
+Found three_strong_links(Board *b) { return strong_links(b, 3, 0); }
+Found four_strong_links(Board *b) { return strong_links(b, 4, 0); }

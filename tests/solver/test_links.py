@@ -1,6 +1,6 @@
-"""SukakuExplainer's strong-linked fishes of three and four links (solver.links), on positions
-of SukakuExplainer's own solving paths: the project's path reaches the same candidates, and the
-rung applies SE's chosen chain, at SE's value, and nothing else."""
+"""SukakuExplainer's strong-linked fishes of three and four links, and its grouped chains of
+two (solver.links), on positions of SukakuExplainer's own solving paths: the rung applies SE's
+chosen chain, at SE's value, and nothing else."""
 
 from __future__ import annotations
 
@@ -10,10 +10,11 @@ import pytest
 
 from solver import engine
 from solver.board import NOTHING, Board
-from solver.grid import parse
-from solver.ladder import LADDERS, climb
-from solver.links import four_strong_links, three_strong_links
+from solver.grid import BIT, parse
+from solver.ladder import LADDERS, VALUES, climb
+from solver.links import four_strong_links, grouped_two_strong_links, three_strong_links
 from solver.search import DEFAULT_NODE_BUDGET
+from solver.turbot import skyscraper
 from tests.solver.parity import fields
 from tests.solver.test_techniques import changes
 
@@ -103,6 +104,46 @@ SE_STEPS = [
 ]
 
 
+# (puzzle, SE's candidates before the step (729 characters, a cell's nine digits or dots),
+# SE's eliminations, SE's hint at 4.3), from SukakuExplainer's `serate --before=%m`: its
+# TurbotFish's grouped chains of two links, where the project's path (which applies every
+# skyscraper, kite and turbot fish of a step at once) reaches other candidates than SE's.
+SE_GROUPED_TWO = [
+    (
+        "28..15.946...87..2...9.....57....4..92.....53..4....29.....4...8..59...779.82..45",
+        (
+            ".2..............8.......7....3..6...1............5......3..6...........9...4....."
+            ".....6...1.3..............9...4............8.......7......5....1.3.......2......."
+            "...4.....1.3..........5............9..3..6....2.......1.3....8.......7..1....6.8."
+            "....5..........7..1.3....8..2.........3..6...........9...4.....1....6.8.1....6.8."
+            "........9.2.......1......8.1....67.....4.....1....6...1....678.....5......3......"
+            "1.3...........6......4.....1.3...7......5...........8.1.....7...2...............9"
+            "1.3..........5.....2.......1....6.........7.....4.............91.3..6.8.1....6.8."
+            ".......8....4.....1.3..6.......5............91.3..6....2.......1.3..6.........7.."
+            "......7..........91.3..6..........8..2.......1.3..6...1.3..6......4.........5...."
+        ),
+        {"r9c7-6"},
+        "Grouped Skyscraper 111",
+    ),
+    (
+        "1...6...4..6...3...4..7..5...5.4.7..4..5.9..6..97265...2..9..3...73.48...........",
+        (
+            "1..........3.5..89.23....8..2.....89.....6....23.5..8..2......9......7.....4....."
+            "......7......5..89.....6......4.....1...5..8.12..5..8...3......12.....8912.....89"
+            ".23....89...4......23....8.12.....89......7..123....8......6.......5....12.....89"
+            ".23..6.....3..6.......5....1......8....4.....1......8.......7...2......9.23.....9"
+            "...4...........7..12.....8.....5......3..............912.......12.....8......6..."
+            "..3....8.1.3....8.........9......7...2............6.......5.......4.....1.3....8."
+            "....56.8..2.......1..4...8.1....6.8.........91...5.78.1..4.......3......1...5.7.."
+            "....56..91....6..9......7....3......1...5.......4............8.12...6..912..5...9"
+            "..3.56.891.3..6.891.34...8.12...6.8.1...5..8.12..5.78.1..4....91....6..91...5.7.9"
+        ),
+        {"r9c2-9"},
+        "Grouped 2-String Kite 112",
+    ),
+]
+
+
 def stalled(puzzle: str, name: str) -> Board:
     """The puzzle's board once every rung of the sukaku ladder easier than ``name`` stalls."""
     k = [rung.name for rung in SUKAKU].index(name)
@@ -133,16 +174,57 @@ def test_the_rung_applies_ses_chosen_chain_at_ses_value(
     assert changes(before, board) == eliminations
 
 
+def at_candidates(puzzle: str, pencilmarks: str) -> Board:
+    """The puzzle's board with SE's candidates."""
+    board = Board.from_grid(parse(puzzle))
+    for i in range(81):
+        if not board.values[i]:
+            digits = pencilmarks[9 * i : 9 * i + 9]
+            board.cands[i] = sum(BIT[d + 1] for d in range(9) if digits[d] != ".")
+    return board
+
+
+@pytest.mark.parametrize(
+    ("puzzle", "pencilmarks", "eliminations"),
+    [step[:3] for step in SE_GROUPED_TWO],
+    ids=[step[3] for step in SE_GROUPED_TWO],
+)
+def test_a_grouped_chain_of_two_links_makes_ses_eliminations_at_4_3(
+    puzzle: str, pencilmarks: str, eliminations: set[str]
+) -> None:
+    """At SE's candidates, the rung fires once, at 4.3 with no extra, making exactly SE's
+    eliminations."""
+    board = at_candidates(puzzle, pencilmarks)
+    before = board.copy()
+    found = grouped_two_strong_links(board)
+    assert found.fired == 1
+    assert found.contradiction is None
+    assert found.bonus == 0
+    assert changes(before, board) == eliminations
+    assert VALUES["grouped_two_strong_links"] == 4.3
+
+
+def test_chains_of_two_links_without_a_group_are_left_to_the_turbot_rungs() -> None:
+    """A plain skyscraper (no grouped link) is not this rung's: it is 4.0 in SE."""
+    puzzle = ".459........71.2.5.2...3..9..83.1.26.1.....5.36.8.51..2..1...3.8.1.57........951."
+    board = stalled(puzzle, "skyscraper")
+    assert skyscraper(board.copy()).fired
+    assert grouped_two_strong_links(board) == NOTHING
+
+
 def test_a_board_without_candidates_has_no_chain() -> None:
     """A solved grid has no strong link, so neither rung finds anything."""
     solved = "534678912672195348198342567859761423426853791713924856961537284287419635345286179"
     board = Board.from_grid(parse(solved))
     assert three_strong_links(board) == NOTHING
     assert four_strong_links(board) == NOTHING
+    assert grouped_two_strong_links(board) == NOTHING
 
 
 @pytest.mark.usefixtures("native")
-@pytest.mark.parametrize("puzzle", sorted({step[1] for step in SE_STEPS}))
+@pytest.mark.parametrize(
+    "puzzle", sorted({step[1] for step in SE_STEPS} | {step[0] for step in SE_GROUPED_TWO})
+)
 @pytest.mark.parametrize("chains", [0, 1000])
 def test_the_core_and_the_reference_agree_on_puzzles_needing_the_chains(
     native: ModuleType, puzzle: str, chains: int

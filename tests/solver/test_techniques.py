@@ -105,6 +105,11 @@ CASES = {
         ".9......6..689....2.37.6.9.1...2.....549.832.....7...4.2.6.78.9....356..3......5.",
         {"r1c3-1"},
     ),
+    # SukakuExplainer's step "Grouped Skyscraper 111: Cell r1c2,r9c2,r9c6,r2c6 on value 1".
+    "grouped_two_strong_links": (
+        "3...5.2.629.3.......6.4.......29..67..2.3.1..48..17.......2.6.......5.749.8.7...3",
+        {"r2c3-1"},
+    ),
     "xy_wing": (
         ".6..5..3....3.6.....7...4...3.....6..14.2.79.7.......1.........9..147..5.516.987.",
         {"r4c1-5"},
@@ -321,15 +326,17 @@ def test_direct_claiming_places_the_hidden_single_its_claim_leaves() -> None:
 
 def test_the_ladder_follows_se_order_with_unique_names() -> None:
     """Exact rungs ascend in SE value (except that SE tries its whole turbot family, empty
-    rectangle 4.3 included, before XY-Wing 4.2, and SukakuExplainer its UVWXYZ-wing, 6.6,
-    before its cycles, 6.5), the estimated fallback comes last, names are unique, the ceiling
-    is the top exact rung."""
+    rectangle and grouped chains of two links 4.3 included, before XY-Wing 4.2, and
+    SukakuExplainer its UVWXYZ-wing, 6.6, before its cycles, 6.5), the estimated fallback
+    comes last, names are unique, the ceiling is the top exact rung."""
     names = [rung.name for rung in LADDER]
-    out_of_order = {"empty_rectangle", "uvwxyz_wing"}
+    out_of_order = {"empty_rectangle", "grouped_two_strong_links", "uvwxyz_wing"}
     values = [rung.value for rung in EXACT_LADDER if rung.name not in out_of_order]
     assert [rung.name for rung in LADDER if rung.name in ESTIMATED] == names[-len(ESTIMATED) :]
     assert values == sorted(values)
     assert names.index("turbot_fish") < names.index("empty_rectangle") < names.index("xy_wing")
+    assert names.index("empty_rectangle") < names.index("grouped_two_strong_links")
+    assert names.index("grouped_two_strong_links") < names.index("xy_wing")
     assert names.index("uvwxyz_wing") < names.index("bidirectional_x_cycle")
     assert len(set(names)) == len(LADDER)
     assert max(rung.value for rung in EXACT_LADDER) == LADDER_CEILING
