@@ -19,9 +19,10 @@ runs, skfr's wall time per band file, its start included) and the ratio. With
 ``serate`` (made outside the project; it takes ``--input=`` and ``--output=``), SE rates a
 fixed-seed sample of each band (``--se-sample``) beside them: its ms a puzzle, its start (an
 empty input, timed apart) left out. With ``SUDOKU_BENCH_SUKAKU`` set likewise to an
-executable running SukakuExplainer's ``serate``, it rates the same size of sample of each band
-(by the file's rating, an older SukakuExplainer's): how often ours and the file give today's
-SukakuExplainer's ER, and its time beside the core's. Beside skfr the time of the sukaku profile
+executable running SukakuExplainer's ``serate`` (build 1.15.12, the `sukaku` profile's, to
+check the profile; a later one to see how far that one moved), it rates the same size of
+sample of each band: how often ours and the file give that SukakuExplainer's ER, and its time
+beside the core's. Beside skfr the time of the sukaku profile
 on the same puzzles is printed too (skfr rates the classic ladder; it is the speed anchor).
 
 se_rated_6k is split by a fixed hash of the puzzle: ``held-out`` (30%) was never looked at
@@ -248,9 +249,9 @@ def compare_serate(
 def compare_sukaku(
     executable: Path, data: Path, split: str, chain_budget: int, sample: int
 ) -> None:
-    """SukakuExplainer itself, built from its repository today, on a fixed-seed sample of each
-    band (by the file's `rating`, which an older SukakuExplainer computed): how often ours,
-    and the file, give its ER, and its time beside the core's."""
+    """SukakuExplainer itself (built outside the project, from its repository at the release
+    wanted) on a fixed-seed sample of each band of the file's `rating`: how often ours, and
+    the file, give its ER, and its time beside the core's."""
     rows = se_rows(data, split)
     print(f"beside SukakuExplainer's serate ({executable}), {sample} puzzles a band:")
     with tempfile.TemporaryDirectory() as folder:

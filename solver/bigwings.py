@@ -1,4 +1,4 @@
-"""SukakuExplainer's big wings: WXYZ-, VWXYZ-, UVWXYZ- and TUVWXYZ-Wing (4 to 7 digits).
+"""SukakuExplainer's big wings: WXYZ- and VWXYZ-Wing (4 and 5 digits).
 
 A wing of size n is an ALS-XZ whose small set is one two-candidate cell. The large set is n - 1
 cells that all see one another (so one house) holding exactly n digits between them: lose any
@@ -56,15 +56,15 @@ class _Wing(NamedTuple):
 
 def _se_bonus(size: int, biggest: int) -> int:
     """SE's extra tenths of a wing of ``size`` digits whose largest set cell has ``biggest``
-    candidates: the middle size of a set cell is the hardest (WXYZ and VWXYZ only; a set cell
-    has two candidates at least, so the sizes below give 0)."""
+    candidates: the middle size of a set cell is the hardest (a set cell has two candidates at
+    least, so the sizes below give 0)."""
     middle = 3
-    top = {4: 1, 5: 2}.get(size, 0)
+    top = {4: 1, 5: 2}[size]
     return max(0, top - abs(middle - biggest))
 
 
 # WING_BONUS[size - 4][biggest]: the table the rungs (and the compiled core) read.
-WING_BONUS = tuple(tuple(_se_bonus(size, big) for big in range(8)) for size in range(4, 8))
+WING_BONUS = tuple(tuple(_se_bonus(size, big) for big in range(8)) for size in range(4, 6))
 
 
 def _pincers(board: Board, digits: list[int], size: int, als: list[int], union: int) -> list[_Wing]:
@@ -176,13 +176,3 @@ def wxyz_wing(board: Board) -> Found:
 def vwxyz_wing(board: Board) -> Found:
     """VWXYZ-Wing: four cells holding five digits, and a pincer."""
     return _apply(board, 5)
-
-
-def uvwxyz_wing(board: Board) -> Found:
-    """UVWXYZ-Wing: five cells holding six digits, and a pincer."""
-    return _apply(board, 6)
-
-
-def tuvwxyz_wing(board: Board) -> Found:
-    """TUVWXYZ-Wing: six cells holding seven digits, and a pincer."""
-    return _apply(board, 7)

@@ -79,10 +79,8 @@ LADDER: tuple[Rung, ...] = (
     Rung("bug_type_2", 5.7, t.bug_type_2),
     Rung("bug_type_4", 5.7, t.bug_type_4),
     Rung("bug_type_3", 5.7, t.bug_type_3),
-    Rung("four_strong_links", 5.8, t.four_strong_links),
     Rung("vwxyz_wing", 6.2, t.vwxyz_wing),
     Rung("aligned_pair_exclusion", 6.2, t.aligned_pair_exclusion),
-    Rung("uvwxyz_wing", 6.6, t.uvwxyz_wing),
     # SE's "Forcing Chains & Cycles" (solver.cycles): one of them fires at a time, the hint SE
     # would apply among all their chains, at the rung's value plus its length's bonus.
     Rung("bidirectional_x_cycle", 6.5, t.bidirectional_x_cycle),
@@ -90,7 +88,6 @@ LADDER: tuple[Rung, ...] = (
     Rung("forcing_x_chain", 6.6, t.forcing_x_chain),
     Rung("bidirectional_cycle", 7.0, t.bidirectional_cycle),
     Rung("forcing_xy_chain", 7.0, t.forcing_xy_chain),
-    Rung("tuvwxyz_wing", 7.5, t.tuvwxyz_wing),
     # SE's next chaining producer: tried only when none of its chains above fires, whatever
     # their value (SE takes the first hint of its producers, in their order).
     Rung("aligned_triplet_exclusion", 7.5, t.aligned_triplet_exclusion),
@@ -110,10 +107,12 @@ EXACT_LADDER = tuple(rung for rung in LADDER if rung.name not in ESTIMATED)
 
 # Rating profiles: which Sudoku Explainer's ladder a puzzle is rated on. `classic` is Sudoku
 # Explainer 1.2.1.3 with gsf's serate changes, the rating of the enjoysudoku forum's lists
-# (README: "the SE rating"); `sukaku` is SukakuExplainer, the rating of the Sudoku Exchange
-# puzzle bank, whose ladder adds the turbot family, strong-linked fishes of three and four
-# links and wings of four to seven cells (SUKAKU_ONLY), each where SukakuExplainer tries it,
-# and applies a few of SE's rules its own way (SUKAKU_RULES). A puzzle that needs a rung its
+# (README: "the SE rating"); `sukaku` is SukakuExplainer 1.15.12 with its default techniques,
+# the build that rated the Sudoku Exchange puzzle bank (its later releases add UVWXYZ- and
+# TUVWXYZ-wings and four strong links, and rate strong links otherwise), whose ladder adds the
+# turbot family, strong-linked fishes of three links and wings of four and five cells
+# (SUKAKU_ONLY), each where SukakuExplainer tries it, and applies a few of SE's rules its own
+# way (SUKAKU_RULES). A puzzle that needs a rung its
 # profile lacks goes on to the next rung that solves it, as that Explainer would.
 PROFILES = ("classic", "sukaku")
 DEFAULT_PROFILE = PROFILES[0]
@@ -126,10 +125,7 @@ SUKAKU_ONLY = frozenset(
         "grouped_two_strong_links",
         "three_strong_links",
         "wxyz_wing",
-        "four_strong_links",
         "vwxyz_wing",
-        "uvwxyz_wing",
-        "tuvwxyz_wing",
     }
 )
 # Rules SukakuExplainer finds its own way (lkSudoku's changes, on by default there): the same
@@ -154,7 +150,6 @@ SE_CHAINS = frozenset(
         "forcing_x_chain",
         "bidirectional_cycle",
         "forcing_xy_chain",
-        "tuvwxyz_wing",
         "aligned_triplet_exclusion",
         "nishio_forcing_chain",
         "multiple_forcing_chain",

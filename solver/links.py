@@ -1,6 +1,6 @@
-"""Strong-linked fishes of three and four links: SukakuExplainer's ``StrongLinks(3)`` and
-``StrongLinks(4)`` ("3 Skyscrapers", "3-String Kite", "Grouped 4 Strong links", ...), and the
-grouped chains of two links its ``TurbotFish`` finds ("Grouped Skyscraper", "Grouped 2-String
+"""Strong-linked fishes of three links: SukakuExplainer's ``StrongLinks(3)`` ("3 Skyscrapers",
+"3-String Kite", "Grouped 3 Strong links", ...), and the grouped chains of two links its
+``TurbotFish`` finds ("Grouped Skyscraper", "Grouped 2-String
 Kite", "Grouped Turbot Crane": 4.3 whatever their kinds).
 
 A strong link holds a digit in one of its two ends: a unit (row, column or box) whose
@@ -15,10 +15,12 @@ chain closes into a loop, and the cells seeing both ends of each weak link lose 
 SE finds every such chain, sorts them by difficulty, then most eliminations, then the name's
 suffix (the links' kinds, the grouped links counted first), and applies only the first; the
 order it enumerates them in decides ties. The difficulty is the rung's value plus SE's extra
-(``LINK_BONUS``): most with a grouped link, else more for a box link and more for links in
-both line directions. This module reproduces that enumeration: unit kinds per link
-(box, row, column), digit, units in order, each link's grouping, then every arrangement of
-the links into a chain (min-lex of a permutation and its reverse) and every direction.
+(``LINK_BONUS``): most with a grouped link, else by the name SukakuExplainer 1.15.12 gives
+the chain: "Skyscrapers" (rows or columns only) none, "... including blocks" (a box link)
+one tenth, "String Kite" (rows and columns) two. This module reproduces that enumeration:
+unit kinds per link (box, row, column), digit, units in order, each link's grouping, then
+every arrangement of the links into a chain (min-lex of a permutation and its reverse) and
+every direction.
 
 ``TurbotFish`` reads a box's groups as a cross only (never as two parallel lines) and, once
 the chains without a group are gone (skyscraper, kite and turbot fish, rungs of their own),
@@ -41,8 +43,8 @@ BOX, ROW, COL = 0, 1, 2
 REGION_CELLS = (BOXES, ROWS, COLS)
 REGION_BB = (UNIT_BB[18:27], UNIT_BB[0:9], UNIT_BB[9:18])
 
-# SE's extra tenths of a chain: by how many of a box link and links in both line directions
-# it has (none, one, both), then for a chain with a grouped link (whatever its kinds).
+# SukakuExplainer 1.15.12's extra tenths of a chain: lines of one direction only, a box link,
+# links in both line directions and no box link, a grouped link (whatever its kinds).
 LINK_BONUS = (0, 1, 2, 3)
 
 # Box positions of the four corners left empty by a cross centred on position e (e < 9), or
@@ -189,7 +191,9 @@ def _suffix(kinds: tuple[int, ...], grouped: int) -> str:
 def _tenths(suffix: str) -> int:
     """The chain's bonus from its suffix: in the kinds, 0 is a box, 2 a second direction."""
     kinds = suffix[1:]
-    return LINK_BONUS[3] if suffix[0] != "0" else LINK_BONUS[("0" in kinds) + ("2" in kinds)]
+    if suffix[0] != "0":
+        return LINK_BONUS[3]
+    return LINK_BONUS[1] if "0" in kinds else LINK_BONUS[2] if "2" in kinds else LINK_BONUS[0]
 
 
 def _targets(chain: list[Link], u: tuple[int, ...], shares: list[int], ring: int, bases: int,
@@ -327,8 +331,3 @@ def grouped_two_strong_links(board: Board) -> Found:
 def three_strong_links(board: Board) -> Found:
     """SE's first chain of three strong links (its "3 Skyscrapers", "3-String Kite", ...)."""
     return _strong_links(board, 3)
-
-
-def four_strong_links(board: Board) -> Found:
-    """SE's first chain of four strong links."""
-    return _strong_links(board, 4)

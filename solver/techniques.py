@@ -9,7 +9,7 @@ the engine never trusts for the status.
 
 from __future__ import annotations
 
-from solver.bigwings import tuvwxyz_wing, uvwxyz_wing, vwxyz_wing, wxyz_wing
+from solver.bigwings import vwxyz_wing, wxyz_wing
 from solver.bug import (
     bug,
     bug_type_2,
@@ -31,7 +31,7 @@ from solver.exclusion import aligned_pair_exclusion, aligned_triplet_exclusion
 from solver.fish import jellyfish, swordfish, x_wing
 from solver.forcing import dynamic_forcing_chain, multiple_forcing_chain, nishio_forcing_chain
 from solver.intersections import claiming, direct_claiming, direct_pointing, pointing
-from solver.links import four_strong_links, grouped_two_strong_links, three_strong_links
+from solver.links import grouped_two_strong_links, three_strong_links
 from solver.singles import full_house, hidden_single_box, hidden_single_line, naked_single
 from solver.subsets import (
     direct_hidden_pair,
@@ -72,7 +72,6 @@ __all__ = [
     "forcing_chain",
     "forcing_x_chain",
     "forcing_xy_chain",
-    "four_strong_links",
     "full_house",
     "grouped_two_strong_links",
     "hidden_pair",
@@ -97,11 +96,9 @@ __all__ = [
     "swordfish",
     "three_strong_links",
     "turbot_fish",
-    "tuvwxyz_wing",
     "two_string_kite",
     "unique_loop",
     "unique_rectangle",
-    "uvwxyz_wing",
     "vwxyz_wing",
     "wxyz_wing",
     "x_wing",

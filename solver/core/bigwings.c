@@ -1,4 +1,4 @@
-/* SukakuExplainer's big wings: WXYZ-, VWXYZ-, UVWXYZ- and TUVWXYZ-Wing (solver/bigwings.py).
+/* SukakuExplainer's big wings: WXYZ- and VWXYZ-Wing (solver/bigwings.py).
  *
  * A set of n - 1 mutually seeing cells holding n digits, and a two-candidate pincer cell whose
  * digits are both in the set; SE keeps the first hint of its sorted list, and so does this. */
@@ -144,5 +144,3 @@ static Found apply(Board *b, int size) {
 
 Found wxyz_wing(Board *b) { return apply(b, 4); }
 Found vwxyz_wing(Board *b) { return apply(b, 5); }
-Found uvwxyz_wing(Board *b) { return apply(b, 6); }
-Found tuvwxyz_wing(Board *b) { return apply(b, 7); }

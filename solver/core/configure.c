@@ -303,7 +303,7 @@ static int read_tables(PyObject *tables) {
         !numbers(tables, "forcing_kinds", &used, T.forcing_kinds, 4, 1) ||
         !numbers(tables, "forcing_rules", &used, T.forcing_rules, 6, 1) ||
         !numbers(tables, "link_bonus", &used, T.link_bonus, 4, 1) ||
-        !numbers(tables, "wing_bonus", &used, T.wing_bonus, 32, 1) ||
+        !numbers(tables, "wing_bonus", &used, T.wing_bonus, 16, 1) ||
         !se_order(tables, &used) ||
         !names(tables, "statuses", &used, STATUS_NAMES, 0, SOLVER_BUG, G.statuses) ||
         !names(tables, "contradictions", &used, CONTRADICTION_NAMES, 1, CONTRADICTION_KINDS,

@@ -100,7 +100,7 @@ typedef struct {
     int forcing_kinds[4];         /* SE's order of double, cell, region and contradiction hints */
     int forcing_rules[3][2];      /* solver/forcing.py NISHIO, MULTIPLE, DYNAMIC: (dynamic, nishio) */
     int link_bonus[4];            /* solver/links.py LINK_BONUS */
-    int wing_bonus[4][8];         /* solver/bigwings.py WING_BONUS: [size - 4][largest cell] */
+    int wing_bonus[2][8];         /* solver/bigwings.py WING_BONUS: [size - 4][largest cell] */
     double buckets[8];            /* upper bounds of the labels below the top bucket */
     int n_buckets;                /* label n_buckets: the top bucket; n_buckets + 1: search */
     double scale_bottom, scale_top;
@@ -218,8 +218,8 @@ Found aligned_pair_exclusion(Board *), aligned_triplet_exclusion(Board *);
 Found bidirectional_x_cycle(Board *), bidirectional_y_cycle(Board *), forcing_x_chain(Board *);
 Found bidirectional_cycle(Board *), forcing_xy_chain(Board *);
 Found nishio_forcing_chain(Board *), multiple_forcing_chain(Board *), dynamic_forcing_chain(Board *);
-Found grouped_two_strong_links(Board *), three_strong_links(Board *), four_strong_links(Board *);
-Found wxyz_wing(Board *), vwxyz_wing(Board *), uvwxyz_wing(Board *), tuvwxyz_wing(Board *);
+Found grouped_two_strong_links(Board *), three_strong_links(Board *);
+Found wxyz_wing(Board *), vwxyz_wing(Board *);
 Found forcing_chain(Board *);
 
 /* ---- ladder.c ---- */

@@ -28,9 +28,8 @@ static const struct {
     TECHNIQUE(bidirectional_cycle),   TECHNIQUE(forcing_xy_chain),
     TECHNIQUE(aligned_triplet_exclusion), TECHNIQUE(nishio_forcing_chain),
     TECHNIQUE(multiple_forcing_chain), TECHNIQUE(dynamic_forcing_chain),
-    TECHNIQUE(three_strong_links), TECHNIQUE(four_strong_links), TECHNIQUE(wxyz_wing),
-    TECHNIQUE(vwxyz_wing), TECHNIQUE(uvwxyz_wing), TECHNIQUE(tuvwxyz_wing),
-    TECHNIQUE(grouped_two_strong_links),
+    TECHNIQUE(grouped_two_strong_links), TECHNIQUE(three_strong_links), TECHNIQUE(wxyz_wing),
+    TECHNIQUE(vwxyz_wing),
 };
 
 int technique_count(void) { return (int)(sizeof TECHNIQUES / sizeof TECHNIQUES[0]); }

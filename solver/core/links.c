@@ -1,11 +1,11 @@
-/* SukakuExplainer's strong-linked fishes of three and four links, and TurbotFish's grouped
+/* SukakuExplainer's strong-linked fishes of three links, and TurbotFish's grouped
  * chains of two (solver/links.py): every chain in SE's order, the first by (difficulty, most
  * eliminations, suffix) applied. */
 #include <string.h>
 
 #include "core.h"
 
-enum { BOX, ROW, COL, MAX_N = 4 };
+enum { BOX, ROW, COL, MAX_N = 4 };  /* links in a chain, at most (room to spare: SE goes to 6) */
 
 typedef struct {
     int cells[3], n;              /* the end's cell, then the rest of its group */
@@ -218,7 +218,7 @@ static void suffix_of(const int *kinds_in, int n, int grouped, char *out) {
 /* The chain's bonus from its suffix (solver/links.py _tenths). */
 static int tenths_of(const char *suffix) {
     if (suffix[0] != '0') return T.link_bonus[3];
-    return T.link_bonus[(strchr(suffix + 1, '0') != NULL) + (strchr(suffix + 1, '2') != NULL)];
+    return T.link_bonus[strchr(suffix + 1, '0') ? 1 : strchr(suffix + 1, '2') ? 2 : 0];
 }
 
 /* The units joining the ends of two of a digit's links ([2a + c]: end a of the first, end c
@@ -426,4 +426,3 @@ static Found strong_links(Board *b, int n, int turbot) {
 
 Found grouped_two_strong_links(Board *b) { return strong_links(b, 2, 1); }
 Found three_strong_links(Board *b) { return strong_links(b, 3, 0); }
-Found four_strong_links(Board *b) { return strong_links(b, 4, 0); }

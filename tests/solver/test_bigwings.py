@@ -1,4 +1,4 @@
-"""SukakuExplainer's WXYZ-, VWXYZ-, UVWXYZ- and TUVWXYZ-Wing (solver/bigwings.py, bigwings.c).
+"""SukakuExplainer's WXYZ- and VWXYZ-Wing (solver/bigwings.py, bigwings.c).
 
 The positions are SukakuExplainer's own, taken from its solving paths just before it applied
 a wing: each cell's candidates (a placed digit is a cell of one candidate), the step's value
@@ -22,8 +22,6 @@ from tests.solver.test_techniques import CASES, changes
 RUNGS: dict[str, Callable[[Board], Found]] = {
     "wxyz_wing": bigwings.wxyz_wing,
     "vwxyz_wing": bigwings.vwxyz_wing,
-    "uvwxyz_wing": bigwings.uvwxyz_wing,
-    "tuvwxyz_wing": bigwings.tuvwxyz_wing,
 }
 
 # (rung, position, SE's value, SE's removals, SE's step)
@@ -88,36 +86,6 @@ SE_STEPS = [
         {"r1c8-4"},
         "VWXYZ-Wing 2310: Cells r4c8,r5c8,r6c8,r7c8,r6c7 on values 3,5",
     ),
-    (
-        "uvwxyz_wing",
-        "389 278 239 456 45 456 79 378 1 "
-        "69 5 1 8 3 7 4 26 29 "
-        "368 67 4 9 1 2 5 3678 38 "
-        "136 4 7 2 58 36 18 9 35 "
-        "5 16 8 136 49 139 2 34 7 "
-        "2 19 39 1345 7 13458 18 45 6 "
-        "7 18 269 135 89 1359 69 25 4 "
-        "48 3 69 457 2 4589 679 1 589 "
-        "1489 289 5 147 6 1489 3 278 289",
-        6.6,
-        {"r6c6-4"},
-        "UVWXYZ-Wing 1414: Cells r4c6,r5c4,r5c5,r5c6,r6c4,r6c8 on value 4",
-    ),
-    (
-        "tuvwxyz_wing",
-        "12468 14789 24679 238 5 689 23468 2468 23689 "
-        "2468 489 2469 1 2369 7 234568 24568 23689 "
-        "3 89 5 28 4 689 7 268 1 "
-        "246 347 1 257 8 25 9 2467 236 "
-        "9 378 237 6 1 4 238 278 5 "
-        "24568 4578 2467 9 27 3 2468 1 268 "
-        "145 2 49 4578 679 1689 568 3 678 "
-        "7 1359 39 258 269 1689 2568 2568 4 "
-        "45 6 8 3457 23 25 1 9 27",
-        7.5,
-        {"r9c5-2"},
-        "TUVWXYZ-Wing 1419: Cells r7c5,r7c6,r8c4,r8c5,r8c6,r9c6,r6c5 on value 2",
-    ),
 ]
 
 
@@ -161,11 +129,11 @@ def test_a_doubly_linked_wing_is_named_so_when_it_removes_another_digit() -> Non
 
 def test_each_rung_is_a_different_size_of_wing() -> None:
     """A position with a wing of one size has none of the other sizes to apply there."""
-    position = next(s[1] for s in SE_STEPS if s[0] == "tuvwxyz_wing")
+    position = next(s[1] for s in SE_STEPS if s[0] == "vwxyz_wing")
     for rung, apply in RUNGS.items():
         board = board_of(position)
         found = apply(board)
-        assert (found.fired == 1) == (rung == "tuvwxyz_wing"), rung
+        assert (found.fired == 1) == (rung == "vwxyz_wing"), rung
 
 
 def test_no_wing_leaves_the_board_unchanged() -> None:

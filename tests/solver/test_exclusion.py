@@ -57,7 +57,7 @@ def test_it_follows_every_chain_of_one_assumption_as_in_se() -> None:
     assert VALUES["aligned_triplet_exclusion"] == 7.5
     assert "aligned_triplet_exclusion" in SE_CHAINS
     sukaku = [rung.name for rung in LADDERS["sukaku"]]
-    assert sukaku.index("tuvwxyz_wing") + 1 == sukaku.index("aligned_triplet_exclusion")
+    assert sukaku.index("forcing_xy_chain") + 1 == sukaku.index("aligned_triplet_exclusion")
 
 
 @pytest.mark.parametrize("puzzle", [c[0] for c in SE_STEPS], ids=["1", "2"])
