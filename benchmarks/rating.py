@@ -149,7 +149,16 @@ def report_profiles(data: Path, split: str, chain_budget: int = 0) -> None:
         puzzles = [r["puzzle"] for r in rated]
         results = solver.solve_many(puzzles, profile=profile, chain_budget=chain_budget)
         ms = (time.perf_counter() - start) * 1000 / max(1, len(rated))
-        print(f"profile {profile} vs {columns[0]}: n={len(rated)}, {ms:.2f} ms/puzzle")
+        middle = [
+            (x.difficulty_score, float(r[columns[0]]))
+            for r, x in zip(rated, results, strict=True)
+            if 5.0 <= float(r[columns[0]]) < 9.0 and x.difficulty_score is not None
+        ]
+        rho = spearman([s for s, _ in middle], [t for _, t in middle])
+        print(
+            f"profile {profile} vs {columns[0]}: n={len(rated)}, {ms:.2f} ms/puzzle,"
+            f" spearman within 5.0-8.9 {rho:.3f}"
+        )
         for name, lo, hi in BANDS:
             band = [
                 (r, x)
