@@ -17,13 +17,12 @@ each band in the same run: exact ER against classic SE, ms a puzzle (medians of 
 runs, skfr's wall time per band file, its start included) and the ratio. With
 ``SUDOKU_BENCH_SERATE`` set to the path of an executable that runs Sudoku Explainer's
 ``serate`` (made outside the project; it takes ``--input=`` and ``--output=``), SE rates a
-fixed-seed sample of each band (``--se-sample``) beside them: its ms a puzzle, its start (an
-empty input, timed apart) left out. With ``SUDOKU_BENCH_SUKAKU`` set likewise to an
-executable running SukakuExplainer's ``serate`` (build 1.15.12, the `sukaku` profile's, to
-check the profile; a later one to see how far that one moved), it rates the same size of
-sample of each band: how often ours and the file give that SukakuExplainer's ER, and its time
-beside the core's. Beside skfr the time of the sukaku profile
-on the same puzzles is printed too (skfr rates the classic ladder; it is the speed anchor).
+fixed-seed sample of each band (``--se-sample``) beside the classic profile, and with
+``SUDOKU_BENCH_SUKAKU`` set likewise to one running SukakuExplainer's (build 1.15.12, the
+`sukaku` profile's; a later one shows how far that one moved) beside the sukaku profile: how
+often ours and the file give that Explainer's ER, and its ms a puzzle, its start (an empty
+input, timed apart) left out. Beside skfr the time of the sukaku profile on the same puzzles
+is printed too (skfr rates the classic ladder; it is the speed anchor).
 
 se_rated_6k is split by a fixed hash of the puzzle: ``held-out`` (30%) was never looked at
 while tuning, ``tuned`` is the rest. Other collections are sampled with a fixed seed.
@@ -230,50 +229,31 @@ def explainer_run(
     return took, ratings + [None] * (len(puzzles) - len(ratings))
 
 
-def compare_serate(
-    executable: Path, data: Path, split: str, chain_budget: int, sample: int
+EXPLAINERS = {"classic": "Sudoku Explainer", "sukaku": "SukakuExplainer"}
+
+
+def compare_explainer(
+    executable: Path, profile: str, data: Path, split: str, chain_budget: int, sample: int
 ) -> None:
-    """Sudoku Explainer's own time on a fixed-seed sample of each band, beside the core's."""
-    rows = classic_rows(data, split)
-    print(f"beside Sudoku Explainer's serate ({executable}), {sample} puzzles a band:")
+    """The profile's Explainer itself (its `serate`, built outside the project) on a
+    fixed-seed sample of each band of the file's rating for that profile: how often ours, and
+    the file, give its ER, and its time (its start, an empty input timed apart, left out)
+    beside the core's."""
+    column = PROFILE_COLUMNS[profile][0]
+    rows = [r for r in se_rows(data, split) if r[column]]
+    label = EXPLAINERS[profile]
+    print(f"beside {label}'s serate ({executable}), {sample} puzzles a band:")
     with tempfile.TemporaryDirectory() as folder:
         start_up, _ = explainer_run(executable, [], Path(folder))
         for name, lo, hi in BANDS:
-            band = [r["puzzle"] for r in rows if lo <= float(r["classic_er"]) < hi]
-            picked = random.Random(name).sample(band, min(sample, len(band)))
-            if not picked:
-                continue
-            se = max(0.0, explainer_run(executable, picked, Path(folder))[0] - start_up)
-            start = time.perf_counter()
-            solver.solve_many(picked, profile="classic", chain_budget=chain_budget)
-            ours = time.perf_counter() - start
-            ours_ms, se_ms = ours * 1000 / len(picked), se * 1000 / len(picked)
-            ratio = ours / se if se else float("nan")
-            print(
-                f"  band {name:<8} n={len(picked):>5}  ms a puzzle: ours {ours_ms:7.3f}"
-                f"  SE {se_ms:9.1f}  (ours/SE {ratio:.4f})"
-            )
-
-
-def compare_sukaku(
-    executable: Path, data: Path, split: str, chain_budget: int, sample: int
-) -> None:
-    """SukakuExplainer itself (built outside the project, from its repository at the release
-    wanted) on a fixed-seed sample of each band of the file's `rating`: how often ours, and
-    the file, give its ER, and its time beside the core's."""
-    rows = se_rows(data, split)
-    print(f"beside SukakuExplainer's serate ({executable}), {sample} puzzles a band:")
-    with tempfile.TemporaryDirectory() as folder:
-        start_up, _ = explainer_run(executable, [], Path(folder))
-        for name, lo, hi in BANDS:
-            band = [r for r in rows if lo <= float(r["rating"]) < hi]
+            band = [r for r in rows if lo <= float(r[column]) < hi]
             picked = random.Random(name).sample(band, min(sample, len(band)))
             if not picked:
                 continue
             puzzles = [r["puzzle"] for r in picked]
             took, theirs = explainer_run(executable, puzzles, Path(folder))
             start = time.perf_counter()
-            ours = solver.solve_many(puzzles, profile="sukaku", chain_budget=chain_budget)
+            ours = solver.solve_many(puzzles, profile=profile, chain_budget=chain_budget)
             ours_s = time.perf_counter() - start
             se_s = max(0.0, took - start_up)
             agree = sum(
@@ -283,14 +263,15 @@ def compare_sukaku(
                 for x, t in zip(ours, theirs, strict=True)
             )
             file_agrees = sum(
-                t is not None and abs(float(r["rating"]) - t) < 0.05
+                t is not None and abs(float(r[column]) - t) < 0.05
                 for r, t in zip(picked, theirs, strict=True)
             )
             n = len(picked)
+            ratio = ours_s / se_s if se_s else float("nan")
             print(
                 f"  band {name:<8} n={n:>5}  its ER: ours {agree / n:6.1%}  the file"
                 f" {file_agrees / n:6.1%}   ms a puzzle: ours {ours_s * 1000 / n:7.3f}"
-                f"  SukakuExplainer {se_s * 1000 / n:9.1f}"
+                f"  {label} {se_s * 1000 / n:9.1f}  (ours/its {ratio:.4f})"
             )
 
 
@@ -363,12 +344,20 @@ def main() -> None:
         skfr = os.environ.get("SUDOKU_BENCH_SKFR")
         if skfr:
             compare_skfr(Path(skfr), args.data, args.split, args.chain_budget, args.runs)
-        serate = os.environ.get("SUDOKU_BENCH_SERATE")
-        if serate:
-            compare_serate(Path(serate), args.data, args.split, args.chain_budget, args.se_sample)
-        sukaku = os.environ.get("SUDOKU_BENCH_SUKAKU")
-        if sukaku:
-            compare_sukaku(Path(sukaku), args.data, args.split, args.chain_budget, args.se_sample)
+        for profile, variable in (
+            ("classic", "SUDOKU_BENCH_SERATE"),
+            ("sukaku", "SUDOKU_BENCH_SUKAKU"),
+        ):
+            executable = os.environ.get(variable)
+            if executable:
+                compare_explainer(
+                    Path(executable),
+                    profile,
+                    args.data,
+                    args.split,
+                    args.chain_budget,
+                    args.se_sample,
+                )
 
 
 if __name__ == "__main__":

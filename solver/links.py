@@ -49,20 +49,22 @@ LINK_BONUS = (0, 1, 2, 3)
 
 # Box positions of the four corners left empty by a cross centred on position e (e < 9), or
 # the line of three left empty by two parallel lines (e >= 9); the cross's arms, or the two
-# lines (first, second).
-_BOX_EMPTY = (
+# lines (first, second). A row's or column's box segments, and the other two of each. The
+# compiled core reads these (padded with NO_POSITION).
+BOX_EMPTY = (
     (4, 5, 7, 8), (3, 5, 6, 8), (3, 4, 6, 7), (1, 2, 7, 8), (0, 2, 6, 8), (0, 1, 6, 7),
     (1, 2, 4, 5), (0, 2, 3, 5), (0, 1, 3, 4),
     (6, 7, 8), (3, 4, 5), (0, 1, 2), (2, 5, 8), (1, 4, 7), (0, 3, 6),
 )  # fmt: skip
-_BOX_ARMS = (
+BOX_ARMS = (
     ((3, 6), (1, 2)), ((4, 7), (0, 2)), ((5, 8), (0, 1)), ((0, 6), (4, 5)), ((1, 7), (3, 5)),
     ((2, 8), (3, 4)), ((0, 3), (7, 8)), ((1, 4), (6, 8)), ((2, 5), (6, 7)),
     ((0, 1, 2), (3, 4, 5)), ((0, 1, 2), (6, 7, 8)), ((3, 4, 5), (6, 7, 8)),
     ((0, 3, 6), (1, 4, 7)), ((0, 3, 6), (2, 5, 8)), ((1, 4, 7), (2, 5, 8)),
 )  # fmt: skip
-_SEGMENTS = ((0, 1, 2), (3, 4, 5), (6, 7, 8))
-_LINE_ARMS = (((3, 4, 5), (6, 7, 8)), ((0, 1, 2), (6, 7, 8)), ((0, 1, 2), (3, 4, 5)))
+SEGMENTS = ((0, 1, 2), (3, 4, 5), (6, 7, 8))
+LINE_ARMS = (((3, 4, 5), (6, 7, 8)), ((0, 1, 2), (6, 7, 8)), ((0, 1, 2), (3, 4, 5)))
+NO_POSITION = 9  # no position of a unit (0-8): pads the layouts for the core
 
 End = tuple[int, ...]  # a link's end: its cell, then the other cells of its group, if any
 
@@ -86,10 +88,10 @@ def _split(kind: int, have: set[int], parallel: bool) -> tuple[int, list[int], l
     for e in range(15 if kind == BOX and parallel else 9 if kind == BOX else 3):
         if e > 8 and len(have) < 4:
             continue
-        empty = _BOX_EMPTY[e] if kind == BOX else _SEGMENTS[e]
+        empty = BOX_EMPTY[e] if kind == BOX else SEGMENTS[e]
         if have.intersection(empty):
             continue
-        arms = _BOX_ARMS[e] if kind == BOX else _LINE_ARMS[e]
+        arms = BOX_ARMS[e] if kind == BOX else LINE_ARMS[e]
         return e, [p for p in arms[0] if p in have], [p for p in arms[1] if p in have]
     return None
 

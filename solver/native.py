@@ -44,6 +44,11 @@ from solver.ladder import (
 from solver.result import STATUSES, Metrics, SolveResult
 
 
+def _padded(rows: tuple[tuple[int, ...], ...], width: int) -> list[int]:
+    """The rows of unit positions, each padded to ``width`` with ``links.NO_POSITION``, flat."""
+    return [p for row in rows for p in (*row, *[links.NO_POSITION] * (width - len(row)))]
+
+
 def core_tables() -> dict[str, Any]:
     """Every fact the compiled core uses, from its one home in the reference."""
     return {
@@ -85,6 +90,11 @@ def core_tables() -> dict[str, Any]:
         ],
         # SukakuExplainer's extras: strong-linked fishes', and wings' ([size - 4][largest cell]).
         "link_bonus": links.LINK_BONUS,
+        # The layouts the strong-link search splits a unit's positions by, padded, flattened.
+        "box_empty": _padded(links.BOX_EMPTY, 4),
+        "box_arms": [p for arms in links.BOX_ARMS for p in _padded(arms, 3)],
+        "segments": _padded(links.SEGMENTS, 3),
+        "line_arms": [p for arms in links.LINE_ARMS for p in _padded(arms, 3)],
         "wing_bonus": [n for row in bigwings.WING_BONUS for n in row],
         # SE's order of the units (indices into UNITS): all 27, and each cell's three, flattened.
         "se_unit_order": SE_UNIT_ORDER,

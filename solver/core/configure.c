@@ -303,6 +303,10 @@ static int read_tables(PyObject *tables) {
         !numbers(tables, "forcing_kinds", &used, T.forcing_kinds, 4, 1) ||
         !numbers(tables, "forcing_rules", &used, T.forcing_rules, 6, 1) ||
         !numbers(tables, "link_bonus", &used, T.link_bonus, 4, 1) ||
+        !numbers(tables, "box_empty", &used, T.box_empty, 15 * 4, 1) ||
+        !numbers(tables, "box_arms", &used, T.box_arms, 15 * 2 * 3, 1) ||
+        !numbers(tables, "segments", &used, T.segments, 3 * 3, 1) ||
+        !numbers(tables, "line_arms", &used, T.line_arms, 3 * 2 * 3, 1) ||
         !numbers(tables, "wing_bonus", &used, T.wing_bonus, 16, 1) ||
         !se_order(tables, &used) ||
         !names(tables, "statuses", &used, STATUS_NAMES, 0, SOLVER_BUG, G.statuses) ||

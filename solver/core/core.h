@@ -100,6 +100,9 @@ typedef struct {
     int forcing_kinds[4];         /* SE's order of double, cell, region and contradiction hints */
     int forcing_rules[3][2];      /* solver/forcing.py NISHIO, MULTIPLE, DYNAMIC: (dynamic, nishio) */
     int link_bonus[4];            /* solver/links.py LINK_BONUS */
+    /* solver/links.py's unit layouts (BOX_EMPTY, BOX_ARMS, SEGMENTS, LINE_ARMS), padded with
+     * NO_POSITION (9, beyond a unit's positions) */
+    int box_empty[15][4], box_arms[15][2][3], segments[3][3], line_arms[3][2][3];
     int wing_bonus[2][8];         /* solver/bigwings.py WING_BONUS: [size - 4][largest cell] */
     double buckets[8];            /* upper bounds of the labels below the top bucket */
     int n_buckets;                /* label n_buckets: the top bucket; n_buckets + 1: search */

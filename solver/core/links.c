@@ -16,22 +16,6 @@ typedef struct {
     int grouped;
 } SLink;
 
-/* Box positions left empty by a cross centred on e (e < 9) or by two parallel lines (e >= 9),
- * and the cross's arms or the two lines; a line's box segments, and the other two. */
-static const int BOX_EMPTY[15][4] = {
-    {4, 5, 7, 8}, {3, 5, 6, 8}, {3, 4, 6, 7}, {1, 2, 7, 8}, {0, 2, 6, 8}, {0, 1, 6, 7},
-    {1, 2, 4, 5}, {0, 2, 3, 5}, {0, 1, 3, 4}, {6, 7, 8, -1}, {3, 4, 5, -1}, {0, 1, 2, -1},
-    {2, 5, 8, -1}, {1, 4, 7, -1}, {0, 3, 6, -1}};
-static const int BOX_ARMS[15][2][3] = {
-    {{3, 6, -1}, {1, 2, -1}}, {{4, 7, -1}, {0, 2, -1}}, {{5, 8, -1}, {0, 1, -1}},
-    {{0, 6, -1}, {4, 5, -1}}, {{1, 7, -1}, {3, 5, -1}}, {{2, 8, -1}, {3, 4, -1}},
-    {{0, 3, -1}, {7, 8, -1}}, {{1, 4, -1}, {6, 8, -1}}, {{2, 5, -1}, {6, 7, -1}},
-    {{0, 1, 2}, {3, 4, 5}},   {{0, 1, 2}, {6, 7, 8}},   {{3, 4, 5}, {6, 7, 8}},
-    {{0, 3, 6}, {1, 4, 7}},   {{0, 3, 6}, {2, 5, 8}},   {{1, 4, 7}, {2, 5, 8}}};
-static const int SEGMENTS[3][3] = {{0, 1, 2}, {3, 4, 5}, {6, 7, 8}};
-static const int LINE_ARMS[3][2][3] = {
-    {{3, 4, 5}, {6, 7, 8}}, {{0, 1, 2}, {6, 7, 8}}, {{0, 1, 2}, {3, 4, 5}}};
-
 static int unit_of(int kind, int index) { return kind == BOX ? 18 + index : kind == ROW ? index : 9 + index; }
 
 static int same_line(int a, int b) { return ROW_OF[a] == ROW_OF[b] || COL_OF[a] == COL_OF[b]; }
@@ -62,8 +46,8 @@ static int region_links(int kind, int index, unsigned spots, int parallel, SLink
         if (e > 8 && n < 4) continue;
         int hit = 0;
         for (int k = 0; k < (kind == BOX ? 4 : 3); k++) {
-            int p = kind == BOX ? BOX_EMPTY[e][k] : SEGMENTS[e][k];
-            if (p >= 0 && (spots >> p & 1)) hit = 1;
+            int p = kind == BOX ? T.box_empty[e][k] : T.segments[e][k];
+            if (spots >> p & 1) hit = 1;  /* a padding position (9) is never a spot */
         }
         if (!hit) {
             found = 1;
@@ -73,10 +57,10 @@ static int region_links(int kind, int index, unsigned spots, int parallel, SLink
     if (!found) return 0;
     int one[3], two[3], n1 = 0, n2 = 0;
     for (int k = 0; k < 3; k++) {
-        int p = kind == BOX ? BOX_ARMS[e][0][k] : LINE_ARMS[e][0][k];
-        if (p >= 0 && (spots >> p & 1)) one[n1++] = cells[p];
-        p = kind == BOX ? BOX_ARMS[e][1][k] : LINE_ARMS[e][1][k];
-        if (p >= 0 && (spots >> p & 1)) two[n2++] = cells[p];
+        int p = kind == BOX ? T.box_arms[e][0][k] : T.line_arms[e][0][k];
+        if (spots >> p & 1) one[n1++] = cells[p];
+        p = kind == BOX ? T.box_arms[e][1][k] : T.line_arms[e][1][k];
+        if (spots >> p & 1) two[n2++] = cells[p];
     }
     if (!n1 || !n2) return 0;
     int heart = kind == BOX && e < 9 && (spots >> e & 1) ? cells[e] : -1;
