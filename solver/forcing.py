@@ -38,6 +38,7 @@ from dataclasses import dataclass
 from solver.board import NOTHING, Board, Found, place, remove
 from solver.chains import LENGTH_BONUS
 from solver.grid import POPCOUNT, SE_PEERS, SE_UNITS
+from solver.nested import by_cell, by_hash, eliminations
 
 # SE's order among hints of equal complexity (its hints' sort keys; the core reads them).
 DOUBLE, CELL, REGION, CONTRADICTION = 1, 5, 6, 7
@@ -53,6 +54,8 @@ class Rule:
     multiple: bool  # cell and region chains
     dynamic: bool  # "off" potentials leave the board as they are followed
     nishio: bool  # one digit only, contradictions only
+    level: int = 0  # 1: SE's "(+)", other rules applied inside the chain (solver.nested)
+    hash_order: bool = False  # those rules' eliminations in SukakuExplainer's order
 
 
 class Run:
@@ -119,42 +122,57 @@ def _off_to_on(
 
 def implications(cands: Sequence[int], start: int, rule: Rule) -> Run:
     """SE's run from the assumption ``start`` (an "on" or an "off" potential)."""
-    y = not rule.nishio
     board = list(cands)  # a dynamic run removes from it what it turns off
     run = Run()
-    on, off = run.on, run.off
     pending_on: deque[int] = deque()
     pending_off: deque[int] = deque()
-    if start & 1:
-        on[start] = ()
-        pending_on.append(start)
-    else:
-        off[start] = ()
-        pending_off.append(start)
+    (run.on if start & 1 else run.off)[start] = ()
+    (pending_on if start & 1 else pending_off).append(start)
     while pending_on or pending_off:
         if pending_on:
-            p = pending_on.popleft()
-            for q in _on_to_off(board, p, y):
-                if q | 1 in on:
-                    run.absurd = ((q | 1, on[q | 1]), (q, (p,)))
-                    return run
-                if q not in off:
-                    off[q] = (p,)
-                    pending_off.append(q)
+            _turn_off(board, run, pending_on.popleft(), rule, pending_off)
         else:
-            p = pending_off.popleft()
-            made = _off_to_on(board, cands, p, y)
-            if rule.dynamic:
-                cell, d = divmod(p >> 1, 9)
-                board[cell] &= ~(1 << d)
-            for q, parents in made:
-                if q ^ 1 in off:
-                    run.absurd = ((q, parents), (q ^ 1, off[q ^ 1]))
-                    return run
-                if q not in on:
-                    on[q] = parents
-                    pending_on.append(q)
+            _turn_on(board, cands, run, pending_off.popleft(), rule, pending_on)
+        if run.absurd:
+            return run
+        if rule.level and not pending_on and not pending_off:
+            order = by_hash if rule.hash_order else by_cell
+            for q, parents in eliminations(board, cands, order):
+                if q not in run.off:
+                    run.off[q] = parents
+                    pending_off.append(q)
     return run
+
+
+def _turn_off(board: list[int], run: Run, p: int, rule: Rule, pending: deque[int]) -> None:
+    """Follow the "on" ``p``: what it turns off, or the contradiction it meets."""
+    on, off = run.on, run.off
+    for q in _on_to_off(board, p, not rule.nishio):
+        if q | 1 in on:
+            run.absurd = ((q | 1, on[q | 1]), (q, (p,)))
+            return
+        if q not in off:
+            off[q] = (p,)
+            pending.append(q)
+
+
+def _turn_on(
+    board: list[int], cands: Sequence[int], run: Run, p: int, rule: Rule, pending: deque[int]
+) -> None:
+    """Follow the "off" ``p`` (off the board, in a dynamic run): what it turns on, or the
+    contradiction it meets."""
+    on, off = run.on, run.off
+    made = _off_to_on(board, cands, p, not rule.nishio)
+    if rule.dynamic:
+        cell, d = divmod(p >> 1, 9)
+        board[cell] &= ~(1 << d)
+    for q, parents in made:
+        if q ^ 1 in off:
+            run.absurd = ((q, parents), (q ^ 1, off[q ^ 1]))
+            return
+        if q not in on:
+            on[q] = parents
+            pending.append(q)
 
 
 @dataclass(frozen=True)
@@ -260,6 +278,10 @@ def _common(outcomes: list[Run], kind: int, offer: Callable[[int, int, int], Non
 NISHIO = Rule(multiple=False, dynamic=True, nishio=True)
 MULTIPLE = Rule(multiple=True, dynamic=False, nishio=False)
 DYNAMIC = Rule(multiple=True, dynamic=True, nishio=False)
+DYNAMIC_PLUS = Rule(multiple=True, dynamic=True, nishio=False, level=1)
+SUKAKU_DYNAMIC_PLUS = Rule(multiple=True, dynamic=True, nishio=False, level=1, hash_order=True)
+# SE's producers of chains of several assumptions, in its order (the core reads their flags).
+RULES = (NISHIO, MULTIPLE, DYNAMIC, DYNAMIC_PLUS, SUKAKU_DYNAMIC_PLUS)
 
 
 def _apply(board: Board, rule: Rule) -> Found:
@@ -287,3 +309,14 @@ def dynamic_forcing_chain(board: Board) -> Found:
     """SE's dynamic forcing chains: contradictions, doubles, cells and regions, on a board the
     chains change as they go."""
     return _apply(board, DYNAMIC)
+
+
+def dynamic_forcing_chain_plus(board: Board) -> Found:
+    """SE's dynamic forcing chains "(+)": dynamic forcing chains that also apply pointing,
+    claiming, hidden and naked pairs and X-wings to the board each assumption leaves."""
+    return _apply(board, DYNAMIC_PLUS)
+
+
+def sukaku_dynamic_forcing_chain_plus(board: Board) -> Found:
+    """The same, as SukakuExplainer takes those rules' eliminations."""
+    return _apply(board, SUKAKU_DYNAMIC_PLUS)

@@ -95,7 +95,9 @@ LADDER: tuple[Rung, ...] = (
     Rung("nishio_forcing_chain", 7.5, t.nishio_forcing_chain),
     Rung("multiple_forcing_chain", 8.0, t.multiple_forcing_chain),
     Rung("dynamic_forcing_chain", 8.5, t.dynamic_forcing_chain),
-    # Beyond them, the estimate's fallback (SE's multiple, dynamic and nested chains).
+    # SE's next producer: dynamic chains that apply a few other rules as they go (solver.nested).
+    Rung("dynamic_forcing_chain_plus", 9.0, t.dynamic_forcing_chain_plus),
+    # Beyond them, the estimate's fallback (SE's nested forcing chains).
     Rung("forcing_chain", 6.6, t.forcing_chain),
 )
 VALUES = {rung.name: rung.value for rung in LADDER}
@@ -136,6 +138,7 @@ SUKAKU_RULES: dict[str, Callable[[Board], Found]] = {
     "bug_type_2": t.sukaku_bug_type_2,
     "bug_type_4": t.sukaku_bug_type_4,
     "bug_type_3": t.sukaku_bug_type_3,
+    "dynamic_forcing_chain_plus": t.sukaku_dynamic_forcing_chain_plus,
 }
 # Sudoku Explainer's cycles and forcing chains of one assumption (solver.cycles), aligned
 # triplet exclusion, its next chaining producer (solver.exclusion), and its chains of several
@@ -154,6 +157,7 @@ SE_CHAINS = frozenset(
         "nishio_forcing_chain",
         "multiple_forcing_chain",
         "dynamic_forcing_chain",
+        "dynamic_forcing_chain_plus",
     }
 )
 

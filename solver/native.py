@@ -19,7 +19,18 @@ from dataclasses import fields, replace
 from typing import Any
 
 import solver._core as _core
-from solver import bigwings, bug, chains, effort, engine, forcing, links, rating, uniqueness
+from solver import (
+    bigwings,
+    bug,
+    chains,
+    effort,
+    engine,
+    forcing,
+    links,
+    nested,
+    rating,
+    uniqueness,
+)
 from solver.board import CONTRADICTIONS, Contradiction
 from solver.errors import PuzzleFormatError, SolverBug
 from solver.grid import (
@@ -81,13 +92,18 @@ def core_tables() -> dict[str, Any]:
         "length_added": chains.LENGTH_ADDED,
         # SE's order of the kinds of hint of several chains: double, cell, region, contradiction.
         "forcing_kinds": forcing.KINDS,
-        # The flags (dynamic, Nishio) of SE's three rules of several chains, in ladder order,
-        # flattened.
+        # The flags (dynamic, Nishio, level, order) of SE's rules of several chains, in
+        # forcing.RULES' order, flattened.
         "forcing_rules": [
-            flag
-            for rule in (forcing.NISHIO, forcing.MULTIPLE, forcing.DYNAMIC)
-            for flag in (rule.dynamic, rule.nishio)
+            int(flag)
+            for rule in forcing.RULES
+            for flag in (rule.dynamic, rule.nishio, rule.level, rule.hash_order)
         ],
+        # The rules a chain "(+)" applies inside (solver.nested): their units, lines and pairs.
+        "nested_crossings": [u for pair in nested.CROSSINGS for u in pair],
+        "nested_set_units": nested.SET_UNITS,
+        "nested_fish_lines": [u for lines in nested.FISH_LINES for u in lines],
+        "nested_pairs": [k for pair in nested.PAIRS for k in pair],
         # SukakuExplainer's extras: strong-linked fishes', and wings' ([size - 4][largest cell]).
         "link_bonus": links.LINK_BONUS,
         # The layouts the strong-link search splits a unit's positions by, padded, flattened.

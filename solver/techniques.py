@@ -29,7 +29,13 @@ from solver.cycles import (
 )
 from solver.exclusion import aligned_pair_exclusion, aligned_triplet_exclusion
 from solver.fish import jellyfish, swordfish, x_wing
-from solver.forcing import dynamic_forcing_chain, multiple_forcing_chain, nishio_forcing_chain
+from solver.forcing import (
+    dynamic_forcing_chain,
+    dynamic_forcing_chain_plus,
+    multiple_forcing_chain,
+    nishio_forcing_chain,
+    sukaku_dynamic_forcing_chain_plus,
+)
 from solver.intersections import claiming, direct_claiming, direct_pointing, pointing
 from solver.links import grouped_two_strong_links, three_strong_links
 from solver.singles import full_house, hidden_single_box, hidden_single_line, naked_single
@@ -68,6 +74,7 @@ __all__ = [
     "direct_hidden_triple",
     "direct_pointing",
     "dynamic_forcing_chain",
+    "dynamic_forcing_chain_plus",
     "empty_rectangle",
     "forcing_chain",
     "forcing_x_chain",
@@ -91,6 +98,7 @@ __all__ = [
     "sukaku_bug_type_2",
     "sukaku_bug_type_3",
     "sukaku_bug_type_4",
+    "sukaku_dynamic_forcing_chain_plus",
     "sukaku_unique_loop",
     "sukaku_unique_rectangle",
     "swordfish",

@@ -284,6 +284,28 @@ static int se_order(PyObject *tables, int *used) {
     return 1;
 }
 
+/* solver/nested.py's tables: crossing units, the units of sets, fish lines and pairs. */
+static int nested(PyObject *tables, int *used) {
+    if (!numbers(tables, "nested_crossings", used, T.nested_crossings, 2 * 108, 1) ||
+        !numbers(tables, "nested_set_units", used, T.nested_set_units, 27, 1) ||
+        !numbers(tables, "nested_fish_lines", used, T.nested_fish_lines, 4, 1) ||
+        !numbers(tables, "nested_pairs", used, T.nested_pairs, 72, 1))
+        return 0;
+    for (int k = 0; k < 108; k++)
+        for (int j = 0; j < 2; j++)
+            if (T.nested_crossings[k][j] < 0 || T.nested_crossings[k][j] >= 27)
+                return refuse("nested_crossings", "not units");
+    for (int k = 0; k < 27; k++)
+        if (T.nested_set_units[k] < 0 || T.nested_set_units[k] >= 27) return refuse("nested_set_units", "not units");
+    for (int k = 0; k < 4; k++)
+        if (T.nested_fish_lines[k / 2][k % 2] % 9 || T.nested_fish_lines[k / 2][k % 2] > 9)
+            return refuse("nested_fish_lines", "not rows or columns");
+    for (int k = 0; k < 72; k++)
+        if (T.nested_pairs[k / 2][k % 2] < 0 || T.nested_pairs[k / 2][k % 2] >= 9)
+            return refuse("nested_pairs", "not positions");
+    return 1;
+}
+
 static int read_tables(PyObject *tables) {
     int used = 0, copies[2], loops[4], bug3[2], estimate_ok;
     double scale[2], estimate[3], floors[2 * MAX_PROFILES];
@@ -301,7 +323,8 @@ static int read_tables(PyObject *tables) {
         !numbers(tables, "bug_type_3", &used, bug3, 2, 1) ||
         !numbers(tables, "length_added", &used, T.length_added, MAX_LENGTH + 1, 0) ||
         !numbers(tables, "forcing_kinds", &used, T.forcing_kinds, 4, 1) ||
-        !numbers(tables, "forcing_rules", &used, T.forcing_rules, 6, 1) ||
+        !numbers(tables, "forcing_rules", &used, T.forcing_rules, 5 * 4, 1) ||
+        !nested(tables, &used) ||
         !numbers(tables, "link_bonus", &used, T.link_bonus, 4, 1) ||
         !numbers(tables, "box_empty", &used, T.box_empty, 15 * 4, 1) ||
         !numbers(tables, "box_arms", &used, T.box_arms, 15 * 2 * 3, 1) ||

@@ -98,7 +98,10 @@ typedef struct {
     int bug_type_3_bonus, bug_largest_set;
     double length_added[MAX_LENGTH + 1];  /* SE's extra for a chain's length, as SE sums it */
     int forcing_kinds[4];         /* SE's order of double, cell, region and contradiction hints */
-    int forcing_rules[3][2];      /* solver/forcing.py NISHIO, MULTIPLE, DYNAMIC: (dynamic, nishio) */
+    int forcing_rules[5][4];      /* solver/forcing.py RULES: (dynamic, nishio, level, hash_order) */
+    /* solver/nested.py's CROSSINGS (unit pairs), SET_UNITS, FISH_LINES (first units), PAIRS */
+    int nested_crossings[108][2], nested_set_units[27];  /* 4 kinds x 27 crossing pairs */
+    int nested_fish_lines[2][2], nested_pairs[36][2];
     int link_bonus[4];            /* solver/links.py LINK_BONUS */
     /* solver/links.py's unit layouts (BOX_EMPTY, BOX_ARMS, SEGMENTS, LINE_ARMS), padded with
      * NO_POSITION (9, beyond a unit's positions) */
@@ -221,6 +224,19 @@ Found aligned_pair_exclusion(Board *), aligned_triplet_exclusion(Board *);
 Found bidirectional_x_cycle(Board *), bidirectional_y_cycle(Board *), forcing_x_chain(Board *);
 Found bidirectional_cycle(Board *), forcing_xy_chain(Board *);
 Found nishio_forcing_chain(Board *), multiple_forcing_chain(Board *), dynamic_forcing_chain(Board *);
+Found dynamic_forcing_chain_plus(Board *), sukaku_dynamic_forcing_chain_plus(Board *);
+
+/* ---- nested.c: the rules a dynamic chain "(+)" applies inside (solver/nested.py) ---- */
+#define MAX_ELIMINATIONS 16384    /* more than any board's instances of those rules can give */
+typedef struct {
+    int n;                        /* eliminations, each an "off" key with its parents: */
+    uint32_t n_parents;
+    uint16_t key[MAX_ELIMINATIONS];
+    uint32_t first[MAX_ELIMINATIONS];
+    uint8_t count[MAX_ELIMINATIONS];
+    uint16_t parents[MAX_ELIMINATIONS];
+} Eliminations;
+void nested_eliminations(const mask_t *board, const mask_t *source, int hash_order, Eliminations *out);
 Found grouped_two_strong_links(Board *), three_strong_links(Board *);
 Found wxyz_wing(Board *), vwxyz_wing(Board *);
 Found forcing_chain(Board *);

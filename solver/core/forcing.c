@@ -19,11 +19,17 @@ enum { DOUBLE, CELL, REGION, CONTRADICTION };
 
 typedef struct {
     int dynamic, nishio;             /* multiple: not nishio (both other rules) */
+    int level, hash_order;           /* "(+)": other rules inside the chain (nested.c) */
 } Rule;
 
-/* The rule of the k-th of SE's three producers (Nishio, multiple, dynamic), as the reference
- * defines it (T.forcing_rules). */
-static Rule rule_of(int k) { return (Rule){T.forcing_rules[k][0], T.forcing_rules[k][1]}; }
+/* The rule of the k-th of SE's producers (solver/forcing.py RULES), as the reference defines
+ * it (T.forcing_rules). */
+static Rule rule_of(int k) {
+    const int *f = T.forcing_rules[k];
+    return (Rule){f[0], f[1], f[2], f[3]};
+}
+
+static Eliminations eliminations;
 
 typedef struct {
     uint16_t key;
@@ -163,7 +169,18 @@ static void implications(Run *r, const mask_t *cands, int start, Rule rule) {
             continue;
         }
         while (next_off < r->n && (nodes[r->first + next_off].key & 1)) next_off++;
-        if (next_off >= r->n) return;
+        if (next_off >= r->n) {
+            if (!rule.level) return;
+            int before = r->n;
+            nested_eliminations(board, cands, rule.hash_order, &eliminations);
+            for (int k = 0; k < eliminations.n; k++) {
+                int q = eliminations.key[k];
+                if (!r->node_of[q])
+                    add_node(r, q, eliminations.parents + eliminations.first[k], eliminations.count[k]);
+            }
+            if (r->n == before) return;
+            continue;
+        }
         int p = nodes[r->first + next_off++].key;
         int made[4], n_par[4];
         uint16_t par[4][MAX_PARENTS];
@@ -341,3 +358,5 @@ static Found apply(Board *b, Rule rule) {
 Found nishio_forcing_chain(Board *b) { return apply(b, rule_of(0)); }
 Found multiple_forcing_chain(Board *b) { return apply(b, rule_of(1)); }
 Found dynamic_forcing_chain(Board *b) { return apply(b, rule_of(2)); }
+Found dynamic_forcing_chain_plus(Board *b) { return apply(b, rule_of(3)); }
+Found sukaku_dynamic_forcing_chain_plus(Board *b) { return apply(b, rule_of(4)); }

@@ -42,10 +42,10 @@ def test_they_follow_aligned_triplet_exclusion_in_ses_order_with_ses_values() ->
     assert set(FORCING) <= SE_CHAINS
 
 
-def test_within_a_budget_the_estimates_floor_is_above_dynamic_forcing_chains() -> None:
-    """The top exact rung is now dynamic forcing chains: an estimate starts at 8.6."""
-    assert VALUES["dynamic_forcing_chain"] == rating.LADDER_CEILING
-    assert rating.search_floor(1) == rating.SEARCH_FLOOR == 8.6
+def test_within_a_budget_the_estimates_floor_is_above_dynamic_forcing_chains_plus() -> None:
+    """The top exact rung is now dynamic forcing chains (+): an estimate starts at 9.1."""
+    assert VALUES["dynamic_forcing_chain_plus"] == rating.LADDER_CEILING
+    assert rating.search_floor(1) == rating.SEARCH_FLOOR == 9.1
 
 
 def _nishio_position() -> Board:

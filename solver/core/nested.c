@@ -1,0 +1,212 @@
+/* The rules SE's dynamic forcing chains "(+)" apply inside a chain (solver/nested.py): pointing
+ * and claiming, hidden pairs, naked pairs and X-wings, in that order, on the board the chain
+ * leaves; the eliminations of the first that gives any, each with its parents (the removed
+ * candidates the instance needed), in SE's order. Units, pairs and lines come from the
+ * reference's tables (T.nested_*). */
+#include "core.h"
+
+/* An instance's eliminations as built, then put in the profile's order and emitted. */
+typedef struct {
+    int n;
+    uint8_t cell[81];
+    mask_t digits[81];
+} Removals;
+
+/* Emit the removals (classic: by cell; SukakuExplainer: as a Java HashMap keyed by cell
+ * index orders them) with the instance's parents; returns the eliminations now in `out`. */
+static void emit(Removals *rm, const uint16_t *par, int n_par, int hash_order, Eliminations *out) {
+    if (!n_par || !rm->n) return;
+    int size = 16;
+    while (rm->n > size * 3 / 4) size *= 2;
+    int order[81];
+    for (int k = 0; k < rm->n; k++) {       /* a stable insertion sort by the order's key */
+        int key = hash_order ? rm->cell[k] & (size - 1) : rm->cell[k], j = k;
+        while (j > 0) {
+            int prev = order[j - 1], pk = hash_order ? rm->cell[prev] & (size - 1) : rm->cell[prev];
+            if (pk <= key) break;
+            order[j] = prev;
+            j--;
+        }
+        order[j] = k;
+    }
+    uint32_t first = out->n_parents;
+    for (int k = 0; k < n_par; k++) out->parents[out->n_parents++] = par[k];
+    for (int k = 0; k < rm->n; k++) {
+        int cell = rm->cell[order[k]];
+        for (unsigned m = rm->digits[order[k]]; m; m &= m - 1) {
+            int at = out->n++;
+            out->key[at] = (uint16_t)((cell * 9 + low_bit_index(m)) * 2);
+            out->first[at] = first;
+            out->count[at] = (uint8_t)n_par;
+        }
+    }
+}
+
+static int in_unit(int u, int cell) {
+    return (CELL_UNITS[cell] >> u) & 1;
+}
+
+static void locking(const mask_t *board, const mask_t *source, int hash_order, Eliminations *out) {
+    for (int k = 0; k < 108; k++) {
+        int u = T.nested_crossings[k][0], v = T.nested_crossings[k][1];
+        for (int d = 0; d < 9; d++) {
+            mask_t bit = (mask_t)(1u << d);
+            int places = 0, outside = 0;
+            for (int j = 0; j < 9; j++) {
+                int c = UNITS[u][j];
+                if (board[c] & bit) {
+                    places++;
+                    outside |= !in_unit(v, c);
+                }
+            }
+            if (places < 2 || outside) continue;
+            Removals rm = {0};
+            for (int j = 0; j < 9; j++) {
+                int c = UNITS[v][j];
+                if (!in_unit(u, c) && (board[c] & bit)) {
+                    rm.cell[rm.n] = (uint8_t)c;
+                    rm.digits[rm.n++] = bit;
+                }
+            }
+            if (!rm.n) continue;
+            uint16_t par[9];
+            int n_par = 0;
+            for (int j = 0; j < 9; j++) {
+                int c = UNITS[u][j];
+                if (!in_unit(v, c) && (source[c] & ~board[c] & bit)) par[n_par++] = (uint16_t)((c * 9 + d) * 2);
+            }
+            emit(&rm, par, n_par, hash_order, out);
+        }
+    }
+}
+
+static int empty_cells(const mask_t *source, int u) {
+    int n = 0;
+    for (int j = 0; j < 9; j++) n += source[UNITS[u][j]] != 0;
+    return n;
+}
+
+static void hidden_pairs(const mask_t *board, const mask_t *source, int hash_order, Eliminations *out) {
+    for (int k = 0; k < 27; k++) {
+        int u = T.nested_set_units[k];
+        if (empty_cells(source, u) <= 4) continue;
+        for (int p = 0; p < 36; p++) {
+            int a = T.nested_pairs[p][0], b = T.nested_pairs[p][1];
+            mask_t pair = (mask_t)(1u << a | 1u << b);
+            int n_a = 0, n_b = 0, cells = 0;    /* cells: the positions of either, a bit each */
+            for (int j = 0; j < 9; j++) {
+                mask_t m = board[UNITS[u][j]];
+                n_a += m >> a & 1;
+                n_b += m >> b & 1;
+                if (m & pair) cells |= 1 << j;
+            }
+            if (n_a < 2 || n_b < 2 || pop((unsigned)cells) != 2) continue;
+            Removals rm = {0};
+            uint16_t par[14];
+            int n_par = 0;
+            for (int j = 0; j < 9; j++) {
+                int c = UNITS[u][j];
+                if (cells >> j & 1) {
+                    if (board[c] & ~pair) {
+                        rm.cell[rm.n] = (uint8_t)c;
+                        rm.digits[rm.n++] = (mask_t)(board[c] & ~pair);
+                    }
+                } else {
+                    if (source[c] >> a & 1) par[n_par++] = (uint16_t)((c * 9 + a) * 2);
+                    if (source[c] >> b & 1) par[n_par++] = (uint16_t)((c * 9 + b) * 2);
+                }
+            }
+            emit(&rm, par, n_par, hash_order, out);
+        }
+    }
+}
+
+static void naked_pairs(const mask_t *board, const mask_t *source, int hash_order, Eliminations *out) {
+    for (int k = 0; k < 27; k++) {
+        int u = T.nested_set_units[k];
+        if (empty_cells(source, u) < 4) continue;
+        for (int p = 0; p < 36; p++) {
+            int x = UNITS[u][T.nested_pairs[p][0]], y = UNITS[u][T.nested_pairs[p][1]];
+            mask_t pair = (mask_t)(board[x] | board[y]);
+            if (pop(board[x]) < 2 || pop(board[y]) < 2 || pop(pair) != 2) continue;
+            Removals rm = {0};
+            for (int j = 0; j < 9; j++) {
+                int c = UNITS[u][j];
+                if (c != x && c != y && (board[c] & pair)) {
+                    rm.cell[rm.n] = (uint8_t)c;
+                    rm.digits[rm.n++] = (mask_t)(board[c] & pair);
+                }
+            }
+            if (!rm.n) continue;
+            uint16_t par[14];
+            int n_par = 0;
+            for (int m = 0; m < 2; m++) {
+                int c = m ? y : x;
+                for (unsigned g = source[c] & ~pair & ALL_DIGITS; g; g &= g - 1)
+                    par[n_par++] = (uint16_t)((c * 9 + low_bit_index(g)) * 2);
+            }
+            emit(&rm, par, n_par, hash_order, out);
+        }
+    }
+}
+
+static void x_wings(const mask_t *board, const mask_t *source, int hash_order, Eliminations *out) {
+    int placed[9];
+    for (int d = 0; d < 9; d++) {
+        placed[d] = 0;
+        for (int r = 0; r < 9; r++) {
+            int any = 0;
+            for (int j = 0; j < 9; j++) any |= source[UNITS[r][j]] >> d & 1;
+            placed[d] += !any;
+        }
+    }
+    for (int f = 0; f < 2; f++) {
+        int base = T.nested_fish_lines[f][0], cover = T.nested_fish_lines[f][1];
+        for (int p = 0; p < 36; p++) {
+            int i = T.nested_pairs[p][0], j = T.nested_pairs[p][1];
+            for (int d = 0; d < 9; d++) {
+                if (placed[d] + 4 > 9) continue;
+                int at_i = 0, at_j = 0;
+                for (int m = 0; m < 9; m++) {
+                    at_i |= (board[UNITS[base + i][m]] >> d & 1) << m;
+                    at_j |= (board[UNITS[base + j][m]] >> d & 1) << m;
+                }
+                int crossing = at_i | at_j;
+                if (pop((unsigned)at_i) < 2 || pop((unsigned)at_j) < 2 || pop((unsigned)crossing) != 2) continue;
+                mask_t bit = (mask_t)(1u << d);
+                Removals rm = {0};
+                for (int k = 0; k < 9; k++) {
+                    if (!(crossing >> k & 1)) continue;
+                    for (int m = 0; m < 9; m++) {
+                        int c = UNITS[cover + k][m];
+                        if (m != i && m != j && (board[c] & bit)) {
+                            rm.cell[rm.n] = (uint8_t)c;
+                            rm.digits[rm.n++] = bit;
+                        }
+                    }
+                }
+                if (!rm.n) continue;
+                uint16_t par[14];
+                int n_par = 0;
+                for (int b = 0; b < 2; b++) {
+                    int line = base + (b ? j : i);
+                    for (int m = 0; m < 9; m++) {
+                        int c = UNITS[line][m];
+                        if (!(crossing >> m & 1) && (source[c] & ~board[c] & bit))
+                            par[n_par++] = (uint16_t)((c * 9 + d) * 2);
+                    }
+                }
+                emit(&rm, par, n_par, hash_order, out);
+            }
+        }
+    }
+}
+
+void nested_eliminations(const mask_t *board, const mask_t *source, int hash_order, Eliminations *out) {
+    static void (*const rules[])(const mask_t *, const mask_t *, int, Eliminations *) = {
+        locking, hidden_pairs, naked_pairs, x_wings,
+    };
+    out->n = 0;
+    out->n_parents = 0;
+    for (int k = 0; k < 4 && !out->n; k++) rules[k](board, source, hash_order, out);
+}

@@ -1,0 +1,154 @@
+"""SE's dynamic forcing chains "(+)": dynamic chains that apply pointing, claiming, hidden and
+naked pairs and X-wings inside each assumption's run. Where SE tries them, what they add to a
+run, and the ratings they make exact, against classic Sudoku Explainer and SukakuExplainer.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+import solver
+from solver import engine, nested
+from solver.board import Board
+from solver.forcing import DYNAMIC, DYNAMIC_PLUS, best_hint, implications
+from solver.grid import parse
+from solver.ladder import LADDERS, MAX_CHAIN_BUDGET, PROFILES, SE_CHAINS, VALUES, climb
+
+# Puzzles whose hardest step in SE is a dynamic forcing chain (+), with classic SE's ER, EP and
+# ED (serate 1.2.1.3, run on this machine): three of magictour's top 1465, three of the forum's
+# hardest list. SukakuExplainer 1.15.12 rates the first three the same.
+SE_PLUS = [
+    (
+        "7.8...3.....2.1...5.........4.....263...8.......1...9..9.6....4....7.5...........",
+        9.5,
+        1.2,
+        1.2,
+    ),
+    (
+        "7.8...3.....6.1...5.........4.....263...8.......1...9..9.2....4....7.5...........",
+        9.6,
+        1.2,
+        1.2,
+    ),
+    (
+        "7.....4...2..7..8...3..8..9...5..3...6..2..9...1..7..6...3..9...3..4..6...9..1..5",
+        9.8,
+        1.2,
+        1.2,
+    ),
+    (
+        ".....1.....7.2.....9.6.8..5..1..7....6.9....42.9.........8...59.8....4....6.3...8",
+        10.1,
+        10.1,
+        9.8,
+    ),
+    (
+        "1.......2....1..3...5..34....2..1..4....8.7..6..9.......1..5.4.8.....5..9...6....",
+        10.0,
+        1.2,
+        1.2,
+    ),
+    (
+        "..3.9....1...4..36..8..21...4..8..73...9................4.7..686........7.....5.4",
+        9.7,
+        9.7,
+        2.6,
+    ),
+]
+
+
+def test_it_follows_dynamic_forcing_chains_at_ses_value_on_both_profiles() -> None:
+    """SE's next producer after dynamic forcing chains, at 9.0, within the chain budget."""
+    for profile in PROFILES:
+        names = [rung.name for rung in LADDERS[profile]]
+        k = names.index("dynamic_forcing_chain")
+        assert names[k + 1] == "dynamic_forcing_chain_plus"
+    assert VALUES["dynamic_forcing_chain_plus"] == 9.0
+    assert "dynamic_forcing_chain_plus" in SE_CHAINS
+
+
+def _plus_position(puzzle: str) -> Board:
+    """The puzzle's board where SE first needs a dynamic forcing chain (+)."""
+    ladder = LADDERS["classic"]
+    k = [rung.name for rung in ladder].index("dynamic_forcing_chain_plus")
+    board = Board.from_grid(parse(puzzle))
+    climb(board, ladder[:k])
+    assert not board.solved()
+    return board
+
+
+def test_where_dynamic_chains_find_nothing_the_plus_form_finds_a_true_conclusion() -> None:
+    board = _plus_position(SE_PLUS[0][0])
+    solution = solver.solve(SE_PLUS[0][0]).solution
+    assert solution is not None
+    assert best_hint(board.cands, DYNAMIC) is None
+    hint = best_hint(board.cands, DYNAMIC_PLUS)
+    assert hint is not None
+    cell, d = divmod(hint.target >> 1, 9)
+    assert (int(solution[cell]) == d + 1) == bool(hint.target & 1)
+
+
+def test_a_run_gains_eliminations_resting_only_on_candidates_it_removed() -> None:
+    """From each candidate of the position, the (+) run implies all the dynamic one does, and
+    more: the rules' eliminations, whose parents are all "off" potentials of the run (an
+    ordinary "off" has one parent, an "on")."""
+    board = _plus_position(SE_PLUS[0][0])
+    by_rules = 0
+    for cell in range(81):
+        for d in range(9):
+            start = (cell * 9 + d) * 2 + 1
+            if not board.cands[cell] >> d & 1:
+                continue
+            plain = implications(board.cands, start, DYNAMIC)
+            plus = implications(board.cands, start, DYNAMIC_PLUS)
+            if plain.absurd or plus.absurd:
+                continue
+            assert set(plain.off) <= set(plus.off)
+            for parents in plus.off.values():
+                if all(not p & 1 for p in parents):
+                    assert parents
+                    assert all(p in plus.off for p in parents)
+                    by_rules += 1
+                else:
+                    assert len(parents) == 1
+    assert by_rules > 0
+
+
+def test_a_rule_instance_already_on_the_starting_board_is_not_the_chains() -> None:
+    """Without removals by the chain no instance has parents: the rules add nothing."""
+    board = _plus_position(SE_PLUS[0][0])
+    assert nested.eliminations(board.cands, board.cands) == []
+
+
+def test_sukakuexplainer_takes_eliminations_in_java_hash_map_order() -> None:
+    """Cells by index modulo the table's size (16 up to 12 cells), then as built."""
+    assert nested.by_hash([(3, 1), (20, 1), (17, 1)]) == [(17, 1), (3, 1), (20, 1)]
+    assert nested.by_cell([(3, 1), (20, 1), (17, 1)]) == [(3, 1), (17, 1), (20, 1)]
+    many = [(c, 1) for c in range(13)] + [(16, 1)]  # 14 cells: a table of 32
+    assert nested.by_hash(many) == sorted(many)
+
+
+def test_puzzles_se_rates_by_it_get_ses_er_ep_and_ed_flagged_exact() -> None:
+    results = solver.solve_many([p for p, *_ in SE_PLUS], chain_budget=MAX_CHAIN_BUDGET)
+    for result, (_, er, ep, ed) in zip(results, SE_PLUS, strict=True):
+        assert result.rating_exact
+        assert result.metrics.hardest_technique == "dynamic_forcing_chain_plus"
+        assert (result.difficulty_score, result.ep, result.ed) == (er, ep, ed)
+
+
+def test_sukaku_gets_sukakuexplainers_er_for_them() -> None:
+    puzzles = SE_PLUS[:3]
+    results = solver.solve_many(
+        [p for p, *_ in puzzles], chain_budget=MAX_CHAIN_BUDGET, profile="sukaku"
+    )
+    assert [(r.rating_exact, r.difficulty_score) for r in results] == [
+        (True, er) for _, er, *_ in puzzles
+    ]
+
+
+@pytest.mark.usefixtures("native")
+@pytest.mark.parametrize("profile", PROFILES)
+def test_the_core_takes_the_same_steps_as_the_reference(profile: str) -> None:
+    puzzle = SE_PLUS[1][0]
+    core = solver.solve(puzzle, chain_budget=MAX_CHAIN_BUDGET, profile=profile)
+    assert core == engine.solve(puzzle, chain_budget=MAX_CHAIN_BUDGET, profile=profile)
