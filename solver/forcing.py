@@ -1,5 +1,6 @@
 """Sudoku Explainer's chains of several assumptions, found and chosen as SE does: Nishio forcing
-chains (7.5), multiple forcing chains (cell and region, 8.0) and dynamic forcing chains (8.5).
+chains (7.5), multiple forcing chains (cell and region, 8.0), dynamic forcing chains (8.5) and
+their "(+)" form (9.0), whose runs also apply a few other rules (``solver.nested``).
 
 Potentials are written as in ``solver.cycles``: ``(cell * 9 + digit - 1) * 2 + on``. From an
 assumption SE follows every implication breadth-first (``implications``), each potential once,

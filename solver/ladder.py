@@ -103,7 +103,7 @@ LADDER: tuple[Rung, ...] = (
 VALUES = {rung.name: rung.value for rung in LADDER}
 # Rungs rated by an estimate rather than their own value (see solver.rating): our forcing
 # chains propagate singles dynamically, so they also solve what SE needs much harder chains for
-# (its multiple, dynamic and nested forcing chains).
+# (its nested forcing chains).
 ESTIMATED = frozenset({"forcing_chain"})
 EXACT_LADDER = tuple(rung for rung in LADDER if rung.name not in ESTIMATED)
 
@@ -142,7 +142,7 @@ SUKAKU_RULES: dict[str, Callable[[Board], Found]] = {
 }
 # Sudoku Explainer's cycles and forcing chains of one assumption (solver.cycles), aligned
 # triplet exclusion, its next chaining producer (solver.exclusion), and its chains of several
-# assumptions (solver.forcing): exact, but costly (about 30x the time of a mixed collection:
+# assumptions (solver.forcing): exact, but costly (about 45x the time of a mixed collection:
 # README, "The compiled core"), so a climb tries them only within its chain budget
 # (``ChainBudget``; 0, the default, never tries them). Aligned triplet exclusion must go with
 # the chains: SE tries it only when they find nothing.
