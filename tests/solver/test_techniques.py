@@ -214,6 +214,11 @@ CASES = {
         "...4.31......2.6..36.8.....1.....5.8.2.....1.7.9.....3.....8.49..7.3......52.4...",
         {"r9c1-6"},
     ),
+    # magictour's top1465: SE's first "(+)" step is a region chain of 12 nodes, 9.3.
+    "dynamic_forcing_chain_plus": (
+        "7.8...3.....2.1...5.........4.....263...8.......1...9..9.6....4....7.5...........",
+        {"r5c6-7"},
+    ),
     # The estimate's rung, where SE's chains are not tried (chain budget 0): the same puzzle as
     # SE's multiple forcing chains above; each change agrees with the unique solution.
     "forcing_chain": (
