@@ -18,15 +18,11 @@ static void emit(Removals *rm, const uint16_t *par, int n_par, int hash_order, E
     if (!n_par || !rm->n) return;
     int size = 16;
     while (rm->n > size * 3 / 4) size *= 2;
-    int order[81];
+    int order[81], key[81];
     for (int k = 0; k < rm->n; k++) {       /* a stable insertion sort by the order's key */
-        int key = hash_order ? rm->cell[k] & (size - 1) : rm->cell[k], j = k;
-        while (j > 0) {
-            int prev = order[j - 1], pk = hash_order ? rm->cell[prev] & (size - 1) : rm->cell[prev];
-            if (pk <= key) break;
-            order[j] = prev;
-            j--;
-        }
+        key[k] = hash_order ? rm->cell[k] & (size - 1) : rm->cell[k];
+        int j = k;
+        for (; j > 0 && key[order[j - 1]] > key[k]; j--) order[j] = order[j - 1];
         order[j] = k;
     }
     uint32_t first = out->n_parents;
