@@ -23,11 +23,11 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
 
 from solver import chains
 from solver.board import NOTHING, Board, Found, place, remove
-from solver.grid import POPCOUNT, SE_PEERS, SE_UNITS
+from solver.grid import POPCOUNT, SE_PEERS, SE_UNITS, SE_UNITS_OF, UNITS
 
 NO_LIMIT = chains.LONGEST_CHAIN
 
@@ -326,3 +326,143 @@ SEARCHES = (
     Links(True, False, bidirectional_y_cycle, None, 3),
     Links(True, True, bidirectional_cycle, forcing_xy_chain, 4),
 )
+
+
+# ---- every hint, for the chains that nest these (solver.nested, SE's level 2 and up) ----
+
+
+@dataclass(frozen=True)
+class Chain:
+    """One of the hints SE's producer gives on a board, as a chain nesting it sees it: its sort
+    key, the candidates it removes (cell, mask; by cell), the *causes* of its chains' "on"
+    potentials (``cause``: what made each follow), its identity (its chains' potentials: SE's
+    ``FullChain``) and its complexity (its potentials)."""
+
+    order: tuple[float, int, int]
+    removals: tuple[tuple[int, int], ...]
+    causes: tuple[tuple[int, int], ...]
+    key: tuple[tuple[int, ...], ...]
+    complexity: int
+
+
+def cause(cands: Sequence[int], p: int, parent: int) -> int:
+    """What made ``parent`` imply ``p``, as SE records it: the cell (a naked single: ``p``'s cell
+    index) or the unit (81 + its index in ``UNITS``: the first of the parent's units, in SE's
+    order, that links them; for an "on", one where the digit has two places)."""
+    cell, d = divmod(p >> 1, 9)
+    from_cell = (parent >> 1) // 9
+    if cell == from_cell:
+        return cell
+    for u in SE_UNITS_OF[from_cell]:
+        unit = UNITS[u]
+        if cell in unit and not (p & 1 and sum(1 for c in unit if cands[c] >> d & 1) != 2):
+            return 81 + u
+    raise AssertionError("no link")  # pragma: no cover
+
+
+def rule_parents(
+    causes: Sequence[tuple[int, int]], source: Sequence[int], board: Sequence[int]
+) -> list[int]:
+    """SE's ``getRuleParents``: for each cause (of an "on" with its digit), the candidates of
+    its cell, or of its digit in its unit, on ``source`` but gone from ``board``, each once, in
+    order ("off" potentials)."""
+    out: dict[int, None] = {}
+    for where, d in causes:
+        if where < 81:
+            gone = source[where] & ~board[where]
+            for e in range(9):
+                if gone >> e & 1:
+                    out[(where * 9 + e) * 2] = None
+        else:
+            for c in UNITS[where - 81]:
+                if (source[c] & ~board[c]) >> d & 1:
+                    out[(c * 9 + d) * 2] = None
+    return list(out)
+
+
+def _causes(cands: Sequence[int], chain: Sequence[int], on: int) -> list[tuple[int, int]]:
+    """The causes of the potentials of ``chain`` (each implied by the next; the last is the
+    assumption) that are "on" when their state is ``on`` (1 as found, 0 reversed)."""
+    return [
+        (cause(cands, p, parent), (p >> 1) % 9)
+        for p, parent in zip(chain, chain[1:])
+        if p & 1 == on
+    ]
+
+
+def forcing_path(graph: Graph, start: int) -> list[int]:
+    """``forcing`` with no limit, returning the chain: from the negation back to ``start`` (each
+    potential implied by the next, its first discoverer), or [] if there is none."""
+    parent = {start: -1}
+    layer, target = [start], start ^ 1
+    while layer:
+        nxt = []
+        for q in layer:
+            for p in graph(q):
+                if p not in parent:
+                    parent[p] = q
+                    if p == target:
+                        out = [p]
+                        while parent[out[-1]] >= 0:
+                            out.append(parent[out[-1]])
+                        return out
+                    nxt.append(p)
+        layer = nxt
+    return []
+
+
+def _chains(graph: Graph, start: int) -> list[Chain]:
+    """Every hint of one start, in SE's order: its cycles, then its forcing chains."""
+    cands, s, out = graph.cands, graph.links, []
+    tree, ends = cycles(graph, start, NO_LIMIT)
+    for end in ends:
+        path = tree.path(end)
+        removals = cycle_removals(cands, path)
+        if removals:
+            forward = (*path, start)
+            # SE's reversed cycle: every potential flipped, from the start on, each keeping the
+            # cause it had.
+            causes = _causes(cands, forward, 1) + _causes(cands, forward, 0)[::-1]
+            backward = tuple(p ^ 1 for p in reversed(forward))
+            order = order_of(s.cycle, len(path), s.rank)
+            out.append(Chain(order, removals, tuple(causes), (forward, backward), len(path)))
+    if s.forcing is None:
+        return out
+    cell, d = divmod(start >> 1, 9)
+    for assumed in (start, start ^ 1):
+        chain = forcing_path(graph, assumed)
+        if not chain:
+            continue
+        if assumed & 1:  # "on" implies "off": the digit goes
+            removals = ((cell, 1 << d),)
+        else:
+            others = cands[cell] ^ 1 << d
+            if not others:
+                continue
+            removals = ((cell, others),)
+        order = order_of(s.forcing, len(chain), s.rank)
+        causes = _causes(cands, chain, 1)
+        out.append(Chain(order, removals, tuple(causes), (tuple(chain),), len(chain)))
+    return out
+
+
+@lru_cache(maxsize=256)
+def every_hint(cands: tuple[int, ...]) -> tuple[Chain, ...]:
+    """Every hint SE's "Forcing Chains & Cycles" gives on the board of ``cands``, in the order
+    it hands them on (sorted by difficulty, complexity and rank, stably), each set of removals
+    once (SE keeps the first)."""
+    found: list[Chain] = []
+    for s in SEARCHES:
+        graph = Graph(cands, s)
+        for cell in range(81):
+            n = POPCOUNT[cands[cell]]
+            if n < 2 or (n > 2 and not s.bilocation):
+                continue
+            for d in range(9):
+                if cands[cell] >> d & 1:
+                    found += _chains(graph, (cell * 9 + d) * 2 + 1)
+    found.sort(key=lambda chain: chain.order)
+    kept: dict[tuple[tuple[int, int], ...], Chain] = {}
+    for chain in found:
+        kept.setdefault(chain.removals, chain)
+    return tuple(kept.values())

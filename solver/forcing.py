@@ -33,13 +33,13 @@ regions (box, row, column; a unit when its first place is met), then the cell's 
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
 from solver.board import NOTHING, Board, Found, place, remove
 from solver.chains import LENGTH_BONUS
 from solver.grid import POPCOUNT, SE_PEERS, SE_UNITS
-from solver.nested import by_cell, by_hash, eliminations
+from solver.nested import Nested, by_cell, by_hash, eliminations
 
 # SE's order among hints of equal complexity (its hints' sort keys; the core reads them).
 DOUBLE, CELL, REGION, CONTRADICTION = 1, 5, 6, 7
@@ -55,22 +55,24 @@ class Rule:
     multiple: bool  # cell and region chains
     dynamic: bool  # "off" potentials leave the board as they are followed
     nishio: bool  # one digit only, contradictions only
-    level: int = 0  # 1: SE's "(+)", other rules applied inside the chain (solver.nested)
+    level: int = 0  # other rules applied inside the chain (solver.nested): 1 SE's "(+)", 2 nested
     hash_order: bool = False  # those rules' eliminations in SukakuExplainer's order
 
 
 class Run:
-    """The potentials implied by an assumption, each with its parents, in the order found, and
-    the contradiction that stopped it: (on potential, its parents), (off potential, its)."""
+    """The potentials implied by an assumption, each with its parents, in the order found, the
+    nested chain each "off" a rule inside the run gave rests on, and the contradiction that
+    stopped it: (on potential, its parents), (off potential, its)."""
 
-    __slots__ = ("absurd", "off", "on")
+    __slots__ = ("absurd", "nested", "off", "on")
 
     def __init__(self) -> None:
         self.on: dict[int, Parents] = {}
         self.off: dict[int, Parents] = {}
+        self.nested: dict[int, Nested] = {}
         self.absurd: tuple[tuple[int, Parents], tuple[int, Parents]] | None = None
 
-    def complexity(self, p: int, parents: Parents | None = None) -> int:
+    def ancestry(self, p: int, parents: Parents | None = None) -> set[int]:
         """The potentials ``p`` rests on, itself included (its recorded parents by default)."""
         seen = {p}
         todo = list((self.on if p & 1 else self.off)[p] if parents is None else parents)
@@ -79,13 +81,32 @@ class Run:
             if q not in seen:
                 seen.add(q)
                 todo.extend((self.on if q & 1 else self.off)[q])
-        return len(seen)
+        return seen
 
-    def absurd_complexity(self) -> int:
-        """The complexity of the contradiction: both its potentials' chains."""
+    def complexity(self, p: int) -> int:
+        """The complexity of the chain to ``p`` alone (``complexity``, below)."""
+        return complexity([(self, p, None)])
+
+    def absurd_chains(self) -> list[tuple[Run, int, Parents | None]]:
+        """The contradiction's two chains, to its "on" and its "off"."""
         assert self.absurd is not None
         (on, on_parents), (off, off_parents) = self.absurd
-        return self.complexity(on, on_parents) + self.complexity(off, off_parents)
+        return [(self, on, on_parents), (self, off, off_parents)]
+
+
+def complexity(chains: Iterable[tuple[Run, int, Parents | None]]) -> int:
+    """A hint's complexity: the potentials each of its chains rests on, plus the complexity of
+    every distinct chain nested in them (SE's getNestedComplexity)."""
+    total, nested = 0, {}
+    for run, p, parents in chains:
+        seen = run.ancestry(p, parents)
+        total += len(seen)
+        if run.nested:
+            for q in seen:
+                chain = run.nested.get(q)
+                if chain is not None:
+                    nested[chain[0]] = chain[1]
+    return total + sum(nested.values())
 
 
 def _on_to_off(cands: Sequence[int], p: int, y: bool) -> list[int]:
@@ -138,9 +159,11 @@ def implications(cands: Sequence[int], start: int, rule: Rule) -> Run:
             return run
         if rule.level and not pending_on and not pending_off:
             order = by_hash if rule.hash_order else by_cell
-            for q, parents in eliminations(board, cands, order):
+            for q, parents, nested in eliminations(board, cands, order, rule.level):
                 if q not in run.off:
                     run.off[q] = parents
+                    if nested is not None:
+                        run.nested[q] = nested
                     pending_off.append(q)
     return run
 
@@ -240,14 +263,14 @@ def _binary(
         return
     if_off = implications(cands, p ^ 1, rule)
     if contradictions and if_on.absurd:
-        offer(if_on.absurd_complexity(), CONTRADICTION, p ^ 1)
+        offer(complexity(if_on.absurd_chains()), CONTRADICTION, p ^ 1)
     if contradictions and if_off.absurd:
-        offer(if_off.absurd_complexity(), CONTRADICTION, p)
+        offer(complexity(if_off.absurd_chains()), CONTRADICTION, p)
     if doubles:
         for side_on, side_off in ((if_on.on, if_off.on), (if_on.off, if_off.off)):
             for q in side_on:
                 if q in side_off:
-                    offer(if_on.complexity(q) + if_off.complexity(q), DOUBLE, q)
+                    offer(complexity([(if_on, q, None), (if_off, q, None)]), DOUBLE, q)
 
 
 def _regions(
@@ -273,7 +296,7 @@ def _common(outcomes: list[Run], kind: int, offer: Callable[[int, int, int], Non
         sets = [getattr(run, side) for run in outcomes]
         for q in sets[0]:
             if all(q in s for s in sets[1:]):
-                offer(sum(run.complexity(q) for run in outcomes), kind, q)
+                offer(complexity((run, q, None) for run in outcomes), kind, q)
 
 
 NISHIO = Rule(multiple=False, dynamic=True, nishio=True)
@@ -281,8 +304,10 @@ MULTIPLE = Rule(multiple=True, dynamic=False, nishio=False)
 DYNAMIC = Rule(multiple=True, dynamic=True, nishio=False)
 DYNAMIC_PLUS = Rule(multiple=True, dynamic=True, nishio=False, level=1)
 SUKAKU_DYNAMIC_PLUS = Rule(multiple=True, dynamic=True, nishio=False, level=1, hash_order=True)
+NESTED = Rule(multiple=True, dynamic=True, nishio=False, level=2)
+SUKAKU_NESTED = Rule(multiple=True, dynamic=True, nishio=False, level=2, hash_order=True)
 # SE's producers of chains of several assumptions, in its order (the core reads their flags).
-RULES = (NISHIO, MULTIPLE, DYNAMIC, DYNAMIC_PLUS, SUKAKU_DYNAMIC_PLUS)
+RULES = (NISHIO, MULTIPLE, DYNAMIC, DYNAMIC_PLUS, SUKAKU_DYNAMIC_PLUS, NESTED, SUKAKU_NESTED)
 
 
 def _apply(board: Board, rule: Rule) -> Found:
@@ -321,3 +346,15 @@ def dynamic_forcing_chain_plus(board: Board) -> Found:
 def sukaku_dynamic_forcing_chain_plus(board: Board) -> Found:
     """The same, as SukakuExplainer takes those rules' eliminations."""
     return _apply(board, SUKAKU_DYNAMIC_PLUS)
+
+
+def nested_forcing_chain(board: Board) -> Found:
+    """SE's nested forcing chains of level 2: dynamic forcing chains "(+)" that also apply SE's
+    forcing chains and cycles (``solver.cycles``) to the board each assumption leaves, each
+    adding its own complexity to the hint's."""
+    return _apply(board, NESTED)
+
+
+def sukaku_nested_forcing_chain(board: Board) -> Found:
+    """The same, as SukakuExplainer takes the nested rules' eliminations."""
+    return _apply(board, SUKAKU_NESTED)

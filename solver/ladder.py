@@ -97,6 +97,9 @@ LADDER: tuple[Rung, ...] = (
     Rung("dynamic_forcing_chain", 8.5, t.dynamic_forcing_chain),
     # SE's next producer: dynamic chains that apply a few other rules as they go (solver.nested).
     Rung("dynamic_forcing_chain_plus", 9.0, t.dynamic_forcing_chain_plus),
+    # SE's nested forcing chains of level 2: the same, applying its forcing chains and cycles
+    # inside each chain (solver.nested).
+    Rung("nested_forcing_chain", 9.5, t.nested_forcing_chain),
     # Beyond them, the estimate's fallback (SE's nested forcing chains).
     Rung("forcing_chain", 6.6, t.forcing_chain),
 )
@@ -139,6 +142,7 @@ SUKAKU_RULES: dict[str, Callable[[Board], Found]] = {
     "bug_type_4": t.sukaku_bug_type_4,
     "bug_type_3": t.sukaku_bug_type_3,
     "dynamic_forcing_chain_plus": t.sukaku_dynamic_forcing_chain_plus,
+    "nested_forcing_chain": t.sukaku_nested_forcing_chain,
 }
 # Sudoku Explainer's cycles and forcing chains of one assumption (solver.cycles), aligned
 # triplet exclusion, its next chaining producer (solver.exclusion), and its chains of several
@@ -158,6 +162,7 @@ SE_CHAINS = frozenset(
         "multiple_forcing_chain",
         "dynamic_forcing_chain",
         "dynamic_forcing_chain_plus",
+        "nested_forcing_chain",
     }
 )
 

@@ -20,11 +20,14 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Sequence
 
+from solver.cycles import every_hint, rule_parents
 from solver.grid import POPCOUNT, ROWS, UNITS
 
-# An instance: its eliminations (cell, mask of digits), in the order SE builds them, and the
-# "off" potentials it rests on.
-Instance = tuple[list[tuple[int, int]], list[int]]
+# A nested chain's identity (SE's FullChain: its chains' potentials) and complexity.
+Nested = tuple[tuple[tuple[int, ...], ...], int]
+# An instance: its eliminations (cell, mask of digits), in the order SE builds them, the "off"
+# potentials it rests on, and, for a chain, the chain (its complexity adds to the hint's).
+Instance = tuple[list[tuple[int, int]], list[int], Nested | None]
 Order = Callable[[list[tuple[int, int]]], list[tuple[int, int]]]
 Places = list[list[int]]
 
@@ -93,7 +96,7 @@ def locking(board: Sequence[int], source: Sequence[int], places: Places) -> Iter
             removals = [(c, bit) for c in second if c not in first and board[c] & bit]
             if removals:
                 gone = [c for c in first if c not in second and source[c] & ~board[c] & bit]
-                yield removals, [(c * 9 + d) * 2 for c in gone]
+                yield removals, [(c * 9 + d) * 2 for c in gone], None
 
 
 def hidden_pairs(board: Sequence[int], source: Sequence[int], places: Places) -> Iterator[Instance]:
@@ -120,6 +123,7 @@ def hidden_pairs(board: Sequence[int], source: Sequence[int], places: Places) ->
                         for d in (a, b)
                         if source[c] >> d & 1
                     ],
+                    None,
                 )
 
 
@@ -145,6 +149,7 @@ def naked_pairs(board: Sequence[int], source: Sequence[int], places: Places) -> 
                         for d in range(9)
                         if (source[c] & ~pair) >> d & 1
                     ],
+                    None,
                 )
 
 
@@ -179,23 +184,36 @@ def x_wings(board: Sequence[int], source: Sequence[int], places: Places) -> Iter
                             for m, c in enumerate(UNITS[base + line])
                             if not crossing >> m & 1 and source[c] & ~board[c] & bit
                         ],
+                        None,
                     )
 
 
+def forcing_chains(board: Sequence[int], source: Sequence[int], places: Places) -> Iterator[Instance]:
+    """SE's "Forcing Chains & Cycles" (``solver.cycles``), every hint it hands on, in its order:
+    parents, the candidates gone from the cells and units that made its chains' "on"s follow
+    (SE's ``getRuleParents``); the chain itself adds its complexity to the hint nesting it."""
+    for chain in every_hint(tuple(board)):
+        parents = rule_parents(chain.causes, source, board)
+        yield list(chain.removals), parents, (chain.key, chain.complexity)
+
+
+# The rules a chain of each level applies inside (SE's getAdvancedPotentials), in its order:
+# level 1 is SE's "(+)", level 2 its first nested forcing chains.
 RULES = (locking, hidden_pairs, naked_pairs, x_wings)
+LEVEL_RULES = {1: RULES, 2: (*RULES, forcing_chains)}
 
 
 def eliminations(
-    board: Sequence[int], source: Sequence[int], order: Order = by_cell
-) -> list[tuple[int, tuple[int, ...]]]:
-    """The "off" potentials, each with its parents, of the first of ``RULES`` with an instance
-    the chain made possible (on ``board``, the chain's, from ``source``, the step's), in SE's
-    order; empty if none has one."""
+    board: Sequence[int], source: Sequence[int], order: Order = by_cell, level: int = 1
+) -> list[tuple[int, tuple[int, ...], Nested | None]]:
+    """The "off" potentials, each with its parents and its nested chain, of the first of the
+    level's rules with an instance the chain made possible (on ``board``, the chain's, from
+    ``source``, the step's), in SE's order; empty if none has one."""
     places = _places(board)
-    for rule in RULES:
+    for rule in LEVEL_RULES[level]:
         out = [
-            ((cell * 9 + d) * 2, tuple(parents))
-            for removals, parents in rule(board, source, places)
+            ((cell * 9 + d) * 2, tuple(parents), nested)
+            for removals, parents, nested in rule(board, source, places)
             if parents
             for cell, mask in order(removals)
             for d in range(9)

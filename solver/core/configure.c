@@ -323,7 +323,7 @@ static int read_tables(PyObject *tables) {
         !numbers(tables, "bug_type_3", &used, bug3, 2, 1) ||
         !numbers(tables, "length_added", &used, T.length_added, MAX_LENGTH + 1, 0) ||
         !numbers(tables, "forcing_kinds", &used, T.forcing_kinds, 4, 1) ||
-        !numbers(tables, "forcing_rules", &used, T.forcing_rules, 5 * 4, 1) ||
+        !numbers(tables, "forcing_rules", &used, T.forcing_rules, (int)(sizeof T.forcing_rules / sizeof(int)), 1) ||
         !nested(tables, &used) ||
         !numbers(tables, "link_bonus", &used, T.link_bonus, 4, 1) ||
         !numbers(tables, "box_empty", &used, T.box_empty, 15 * 4, 1) ||

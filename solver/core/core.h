@@ -9,6 +9,7 @@
 #ifndef SUDOKU_CORE_H
 #define SUDOKU_CORE_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 typedef uint16_t mask_t;          /* candidates: bit d-1 for digit d */
@@ -98,7 +99,7 @@ typedef struct {
     int bug_type_3_bonus, bug_largest_set;
     double length_added[MAX_LENGTH + 1];  /* SE's extra for a chain's length, as SE sums it */
     int forcing_kinds[4];         /* SE's order of double, cell, region and contradiction hints */
-    int forcing_rules[5][4];      /* solver/forcing.py RULES: (dynamic, nishio, level, hash_order) */
+    int forcing_rules[7][4];      /* solver/forcing.py RULES: (dynamic, nishio, level, hash_order) */
     /* solver/nested.py's CROSSINGS (unit pairs), SET_UNITS, FISH_LINES (first units), PAIRS */
     int nested_crossings[108][2], nested_set_units[27];  /* 4 kinds x 27 crossing pairs */
     int nested_fish_lines[2][2], nested_pairs[36][2];
@@ -225,18 +226,44 @@ Found bidirectional_x_cycle(Board *), bidirectional_y_cycle(Board *), forcing_x_
 Found bidirectional_cycle(Board *), forcing_xy_chain(Board *);
 Found nishio_forcing_chain(Board *), multiple_forcing_chain(Board *), dynamic_forcing_chain(Board *);
 Found dynamic_forcing_chain_plus(Board *), sukaku_dynamic_forcing_chain_plus(Board *);
+Found nested_forcing_chain(Board *), sukaku_nested_forcing_chain(Board *);
 
-/* ---- nested.c: the rules a dynamic chain "(+)" applies inside (solver/nested.py) ---- */
-#define MAX_ELIMINATIONS 16384    /* more than any board's instances of those rules can give */
+/* Every hint of SE's "Forcing Chains & Cycles" on a board, as a chain nesting them sees them
+ * (cycles.c, solver/cycles.py every_hint): in SE's order, each set of removals once. */
 typedef struct {
-    int n;                        /* eliminations, each an "off" key with its parents: */
-    uint32_t n_parents;
-    uint16_t key[MAX_ELIMINATIONS];
-    uint32_t first[MAX_ELIMINATIONS];
-    uint8_t count[MAX_ELIMINATIONS];
-    uint16_t parents[MAX_ELIMINATIONS];
+    double difficulty;
+    int complexity, rank, found;  /* found: its place in the order found */
+    uint32_t removals, n_removals;  /* its removals, by cell: cell[], mask[] from `removals` */
+    uint32_t causes, n_causes;    /* its "on" potentials' causes: code * 9 + digit, the code a
+                                   * cell (0-80: a naked single) or 81 + a unit */
+    uint64_t key;                 /* its chains' identity (SE's FullChain), hashed */
+} NestedChain;
+typedef struct {
+    int n;                        /* the hints found, in the order found */
+    uint32_t cap;
+    NestedChain *hint;
+    int *kept, n_kept;            /* those handed on, in SE's order */
+    uint32_t n_removals, cap_removals, n_causes, cap_causes;
+    uint8_t *cell;
+    mask_t *mask;
+    uint16_t *cause;
+} Chains;
+const Chains *every_chain(const mask_t *cands);
+int grow_buffer(void **buf, uint32_t *cap, uint32_t need, size_t size);
+
+/* ---- nested.c: the rules a chain of some level applies inside (solver/nested.py) ---- */
+typedef struct {
+    uint32_t n, cap;              /* eliminations, each an "off" key with its parents and the */
+    uint32_t n_parents, cap_parents;  /* chain it comes from (0: a plain rule's) */
+    uint16_t *key;
+    uint32_t *first;
+    uint16_t *count;
+    uint64_t *chain;
+    uint16_t *chain_complexity;
+    uint16_t *parents;
 } Eliminations;
-void nested_eliminations(const mask_t *board, const mask_t *source, int hash_order, Eliminations *out);
+void nested_eliminations(const mask_t *board, const mask_t *source, int hash_order, int level,
+                         Eliminations *out);
 Found grouped_two_strong_links(Board *), three_strong_links(Board *);
 Found wxyz_wing(Board *), vwxyz_wing(Board *);
 Found forcing_chain(Board *);

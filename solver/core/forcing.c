@@ -33,8 +33,10 @@ static Eliminations eliminations;
 
 typedef struct {
     uint16_t key;
-    uint8_t n_parents;
+    uint16_t n_parents;
     uint32_t parents;                /* first in the parent arena */
+    uint16_t chain_complexity;       /* the chain nested in it (a rule's "off"), if any: */
+    uint64_t chain;                  /* its identity (0: none) */
 } Node;
 
 typedef struct {
@@ -44,7 +46,7 @@ typedef struct {
     int absurd;                      /* a contradiction stopped it: */
     uint16_t absurd_key[2];          /* [0] "on", [1] "off" */
     uint32_t absurd_parents[2];      /* for a potential not recorded: its parents */
-    uint8_t absurd_n[2];
+    uint16_t absurd_n[2];
     int absurd_fresh;                /* which of the two is not a node (its parents above) */
 } Run;
 
@@ -56,7 +58,7 @@ static uint32_t n_parents, cap_parents;
 static Run runs[729 + 1];            /* the run from each "on", and one from an "off" */
 static uint32_t run_stamp[729], position;
 
-static int grow(void **buf, uint32_t *cap, uint32_t need, size_t size) {
+int grow_buffer(void **buf, uint32_t *cap, uint32_t need, size_t size) {
     if (need <= *cap) return 1;
     uint32_t next = *cap ? *cap : 4096;
     while (next < need) next *= 2;
@@ -69,7 +71,7 @@ static int grow(void **buf, uint32_t *cap, uint32_t need, size_t size) {
 
 static uint32_t store_parents(const uint16_t *keys, int n) {
     if (!n) return n_parents;
-    if (!grow((void **)&parents, &cap_parents, n_parents + (uint32_t)n, sizeof *parents)) abort();
+    if (!grow_buffer((void **)&parents, &cap_parents, n_parents + (uint32_t)n, sizeof *parents)) abort();
     uint32_t at = n_parents;
     memcpy(parents + at, keys, (size_t)n * sizeof *keys);
     n_parents += (uint32_t)n;
@@ -77,10 +79,12 @@ static uint32_t store_parents(const uint16_t *keys, int n) {
 }
 
 static void add_node(Run *r, int key, const uint16_t *keys, int n) {
-    if (!grow((void **)&nodes, &cap_nodes, n_nodes + 1, sizeof *nodes)) abort();
+    if (!grow_buffer((void **)&nodes, &cap_nodes, n_nodes + 1, sizeof *nodes)) abort();
     Node *node = &nodes[n_nodes++];
     node->key = (uint16_t)key;
-    node->n_parents = (uint8_t)n;
+    node->n_parents = (uint16_t)n;
+    node->chain = 0;
+    node->chain_complexity = 0;
     node->parents = store_parents(keys, n);
     r->node_of[key] = (uint16_t)(++r->n);
 }
@@ -91,7 +95,7 @@ static void stop(Run *r, int on, const uint16_t *keys, int n, int fresh) {
     r->absurd_key[1] = (uint16_t)(on ^ 1);
     r->absurd_fresh = fresh;
     r->absurd_parents[fresh] = store_parents(keys, n);
-    r->absurd_n[fresh] = (uint8_t)n;
+    r->absurd_n[fresh] = (uint16_t)n;
 }
 
 /* What an "off" turns on (at most the cell's other candidate and one per unit), each with its
@@ -172,11 +176,13 @@ static void implications(Run *r, const mask_t *cands, int start, Rule rule) {
         if (next_off >= r->n) {
             if (!rule.level) return;
             int before = r->n;
-            nested_eliminations(board, cands, rule.hash_order, &eliminations);
-            for (int k = 0; k < eliminations.n; k++) {
+            nested_eliminations(board, cands, rule.hash_order, rule.level, &eliminations);
+            for (uint32_t k = 0; k < eliminations.n; k++) {
                 int q = eliminations.key[k];
-                if (!r->node_of[q])
-                    add_node(r, q, eliminations.parents + eliminations.first[k], eliminations.count[k]);
+                if (r->node_of[q]) continue;
+                add_node(r, q, eliminations.parents + eliminations.first[k], eliminations.count[k]);
+                nodes[n_nodes - 1].chain = eliminations.chain[k];
+                nodes[n_nodes - 1].chain_complexity = eliminations.chain_complexity[k];
             }
             if (r->n == before) return;
             continue;
@@ -197,8 +203,34 @@ static void implications(Run *r, const mask_t *cands, int start, Rule rule) {
     }
 }
 
+/* The chains nested in a hint's chains, each once (SE's getNestedComplexity): begun for each
+ * hint, added to by complexity() as it meets them. */
+static struct {
+    int n;
+    uint64_t key[MAX_HINT_LENGTH];
+    int complexity[MAX_HINT_LENGTH];
+} nest;
+
+static void nest_add(const Node *node) {
+    if (!node->chain) return;
+    for (int k = 0; k < nest.n; k++) {
+        if (nest.key[k] == node->chain) return;
+    }
+    nest.key[nest.n] = node->chain;
+    nest.complexity[nest.n++] = node->chain_complexity;
+}
+
+/* Begin a hint's complexity; its total: its chains' potentials (`flat`) and every nested chain's
+ * complexity. */
+static void nest_begin(void) { nest.n = 0; }
+
+static int nest_total(int flat) {
+    for (int k = 0; k < nest.n; k++) flat += nest.complexity[k];
+    return flat;
+}
+
 /* The potentials `key` rests on in run r, itself included (`from`/`n`: its parents, when it is
- * not a node of the run). */
+ * not a node of the run); the chains nested in them go to `nest`. */
 static uint32_t seen_stamp[POTENTIALS], seen_now;
 
 static int complexity(const Run *r, int key, const uint16_t *from, int n) {
@@ -210,6 +242,7 @@ static int complexity(const Run *r, int key, const uint16_t *from, int n) {
     seen_stamp[key] = seen_now;
     if (!from) {
         const Node *node = &nodes[r->first + r->node_of[key] - 1];
+        nest_add(node);
         from = parents + node->parents;
         n = node->n_parents;
     }
@@ -225,6 +258,7 @@ static int complexity(const Run *r, int key, const uint16_t *from, int n) {
         }
         if (!sp) return count;
         const Node *node = &nodes[r->first + r->node_of[stack[--sp]] - 1];
+        nest_add(node);
         from = parents + node->parents;
         n = node->n_parents;
     }
@@ -232,12 +266,13 @@ static int complexity(const Run *r, int key, const uint16_t *from, int n) {
 
 static int absurd_complexity(const Run *r) {
     int total = 0;
+    nest_begin();
     for (int side = 0; side < 2; side++) {
         int fresh = r->absurd_fresh == side;
         total += complexity(r, r->absurd_key[side], fresh ? parents + r->absurd_parents[side] : NULL,
                             fresh ? r->absurd_n[side] : 0);
     }
-    return total;
+    return nest_total(total);
 }
 
 /* ---- the hint: least complexity, then kind, then first found ---- */
@@ -276,8 +311,9 @@ static void common(Run *const *outcomes, int n, int kind, Hint *best) {
             for (int m = 1; m < n && all; m++) all = outcomes[m]->node_of[q] != 0;
             if (!all) continue;
             int total = 0;
+            nest_begin();
             for (int m = 0; m < n; m++) total += complexity(outcomes[m], q, NULL, 0);
-            offer(best, total, kind, q);
+            offer(best, nest_total(total), kind, q);
         }
     }
 }
@@ -327,8 +363,9 @@ static Hint best_hint(const mask_t *cands, Rule rule) {
                         for (int k = 0; k < if_on->n; k++) {
                             int q = nodes[if_on->first + k].key;
                             if ((q & 1) != on || !if_off->node_of[q]) continue;
-                            offer(&best, complexity(if_on, q, NULL, 0) + complexity(if_off, q, NULL, 0),
-                                  DOUBLE, q);
+                            nest_begin();
+                            int flat = complexity(if_on, q, NULL, 0) + complexity(if_off, q, NULL, 0);
+                            offer(&best, nest_total(flat), DOUBLE, q);
                         }
                     }
                 }
@@ -360,3 +397,5 @@ Found multiple_forcing_chain(Board *b) { return apply(b, rule_of(1)); }
 Found dynamic_forcing_chain(Board *b) { return apply(b, rule_of(2)); }
 Found dynamic_forcing_chain_plus(Board *b) { return apply(b, rule_of(3)); }
 Found sukaku_dynamic_forcing_chain_plus(Board *b) { return apply(b, rule_of(4)); }
+Found nested_forcing_chain(Board *b) { return apply(b, rule_of(5)); }
+Found sukaku_nested_forcing_chain(Board *b) { return apply(b, rule_of(6)); }

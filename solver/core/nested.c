@@ -1,9 +1,15 @@
 /* The rules SE's dynamic forcing chains "(+)" apply inside a chain (solver/nested.py): pointing
  * and claiming, hidden pairs, naked pairs and X-wings, in that order, on the board the chain
- * leaves; the eliminations of the first that gives any, each with its parents (the removed
- * candidates the instance needed), in SE's order. Units, pairs and lines come from the
+ * leaves, and at level 2 SE's forcing chains and cycles (cycles.c every_chain); the
+ * eliminations of the first that gives any, each with its parents (the removed candidates the
+ * instance needed) and its chain, in SE's order. Units, pairs and lines come from the
  * reference's tables (T.nested_*). */
+#include <stdlib.h>
+#include <string.h>
+
 #include "core.h"
+
+#define POTENTIALS (2 * 729)
 
 /* An instance's eliminations as built, then put in the profile's order and emitted. */
 typedef struct {
@@ -14,8 +20,34 @@ typedef struct {
 
 /* Emit the removals (classic: by cell; SukakuExplainer: as a Java HashMap keyed by cell
  * index orders them) with the instance's parents; returns the eliminations now in `out`. */
-static void emit(Removals *rm, const uint16_t *par, int n_par, int hash_order, Eliminations *out) {
+/* Room for `need` eliminations. */
+static void reserve(Eliminations *out, uint32_t need) {
+    if (need <= out->cap) return;
+    uint32_t cap = out->cap ? out->cap : 1024;
+    while (cap < need) cap *= 2;
+    void *key = realloc(out->key, cap * sizeof *out->key);
+    if (key) out->key = key;
+    void *first = realloc(out->first, cap * sizeof *out->first);
+    if (first) out->first = first;
+    void *count = realloc(out->count, cap * sizeof *out->count);
+    if (count) out->count = count;
+    void *chain = realloc(out->chain, cap * sizeof *out->chain);
+    if (chain) out->chain = chain;
+    void *complexity = realloc(out->chain_complexity, cap * sizeof *out->chain_complexity);
+    if (complexity) out->chain_complexity = complexity;
+    if (!key || !first || !count || !chain || !complexity) abort();
+    out->cap = cap;
+}
+
+static void emit_chain(Removals *rm, const uint16_t *par, int n_par, int hash_order, Eliminations *out,
+                       uint64_t chain, int chain_complexity) {
     if (!n_par || !rm->n) return;
+    uint32_t digits = 0;
+    for (int k = 0; k < rm->n; k++) digits += (uint32_t)pop(rm->digits[k]);
+    if (!grow_buffer((void **)&out->parents, &out->cap_parents, out->n_parents + (uint32_t)n_par,
+                     sizeof *out->parents))
+        abort();
+    reserve(out, out->n + digits);
     int size = 16;
     while (rm->n > size * 3 / 4) size *= 2;
     int order[81], key[81];
@@ -30,12 +62,18 @@ static void emit(Removals *rm, const uint16_t *par, int n_par, int hash_order, E
     for (int k = 0; k < rm->n; k++) {
         int cell = rm->cell[order[k]];
         for (unsigned m = rm->digits[order[k]]; m; m &= m - 1) {
-            int at = out->n++;
+            uint32_t at = out->n++;
             out->key[at] = (uint16_t)((cell * 9 + low_bit_index(m)) * 2);
             out->first[at] = first;
-            out->count[at] = (uint8_t)n_par;
+            out->count[at] = (uint16_t)n_par;
+            out->chain[at] = chain;
+            out->chain_complexity[at] = (uint16_t)chain_complexity;
         }
     }
+}
+
+static void emit(Removals *rm, const uint16_t *par, int n_par, int hash_order, Eliminations *out) {
+    emit_chain(rm, par, n_par, hash_order, out, 0, 0);
 }
 
 static int in_unit(int u, int cell) {
@@ -198,11 +236,46 @@ static void x_wings(const mask_t *board, const mask_t *source, int hash_order, E
     }
 }
 
-void nested_eliminations(const mask_t *board, const mask_t *source, int hash_order, Eliminations *out) {
+/* SE's forcing chains and cycles, every hint in its order: parents, the candidates gone from
+ * the cells and units that made its chains' "on"s follow (rule_parents() in the reference). */
+static void forcing_chains(const mask_t *board, const mask_t *source, int hash_order, Eliminations *out) {
+    static uint32_t stamp[POTENTIALS], now;
+    static uint16_t par[POTENTIALS];
+    const Chains *all = every_chain(board);
+    for (int h = 0; h < all->n_kept; h++) {
+        const NestedChain *chain = &all->hint[all->kept[h]];
+        if (++now == 0) {
+            memset(stamp, 0, sizeof stamp);
+            now = 1;
+        }
+        int n_par = 0;
+        for (uint32_t k = 0; k < chain->n_causes; k++) {
+            int code = all->cause[chain->causes + k] / 9, d = all->cause[chain->causes + k] % 9;
+            for (int j = 0; j < 9; j++) {
+                int c = code < 81 ? code : UNITS[code - 81][j], e = code < 81 ? j : d;
+                if (!((source[c] & ~board[c]) >> e & 1)) continue;
+                int p = (c * 9 + e) * 2;
+                if (stamp[p] == now) continue;
+                stamp[p] = now;
+                par[n_par++] = (uint16_t)p;
+            }
+        }
+        Removals rm = {0};
+        for (uint32_t k = 0; k < chain->n_removals; k++) {
+            rm.cell[rm.n] = all->cell[chain->removals + k];
+            rm.digits[rm.n++] = all->mask[chain->removals + k];
+        }
+        emit_chain(&rm, par, n_par, hash_order, out, chain->key, chain->complexity);
+    }
+}
+
+void nested_eliminations(const mask_t *board, const mask_t *source, int hash_order, int level,
+                         Eliminations *out) {
     static void (*const rules[])(const mask_t *, const mask_t *, int, Eliminations *) = {
-        locking, hidden_pairs, naked_pairs, x_wings,
+        locking, hidden_pairs, naked_pairs, x_wings, forcing_chains,
     };
+    int n_rules = level >= 2 ? 5 : 4;
     out->n = 0;
     out->n_parents = 0;
-    for (int k = 0; k < 4 && !out->n; k++) rules[k](board, source, hash_order, out);
+    for (int k = 0; k < n_rules && !out->n; k++) rules[k](board, source, hash_order, out);
 }

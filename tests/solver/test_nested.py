@@ -1,5 +1,6 @@
-"""SE's dynamic forcing chains "(+)": dynamic chains that apply pointing, claiming, hidden and
-naked pairs and X-wings inside each assumption's run. Where SE tries them, what they add to a
+"""SE's dynamic forcing chains "(+)" (dynamic chains that apply pointing, claiming, hidden and
+naked pairs and X-wings inside each assumption's run) and its nested forcing chains of level 2
+(which also apply its forcing chains and cycles there). Where SE tries them, what they add to a
 run, and the ratings they make exact, against classic Sudoku Explainer and SukakuExplainer.
 """
 
@@ -8,9 +9,9 @@ from __future__ import annotations
 import pytest
 
 import solver
-from solver import engine, nested
+from solver import cycles, engine, nested
 from solver.board import Board
-from solver.forcing import DYNAMIC, DYNAMIC_PLUS, best_hint, implications
+from solver.forcing import DYNAMIC, DYNAMIC_PLUS, NESTED, best_hint, implications
 from solver.grid import parse
 from solver.ladder import LADDERS, MAX_CHAIN_BUDGET, PROFILES, SE_CHAINS, VALUES, climb
 
@@ -152,3 +153,87 @@ def test_the_core_takes_the_same_steps_as_the_reference(profile: str) -> None:
     puzzle = SE_PLUS[1][0]
     core = solver.solve(puzzle, chain_budget=MAX_CHAIN_BUDGET, profile=profile)
     assert core == engine.solve(puzzle, chain_budget=MAX_CHAIN_BUDGET, profile=profile)
+
+
+# Puzzles of the forum's hardest list whose hardest step in SE is a nested forcing chain of
+# level 2 (9.5 and SE's extra for its complexity, nested chains included), with classic SE's
+# ER, EP and ED (serate 1.2.1.3, run on this machine).
+SE_NESTED = [
+    ("........5..6..87..3......9....1.7.4...7...8...4...6....9..8...3..16..4..5...2....", 10.3, 1.2, 1.2),
+    ("........2..8..91..5......4....9.7.....7.3.8.....8.1.3..4..6...5..97..3..2........", 10.2, 1.2, 1.2),
+    ("........7..2...6...8..1..9....9.1.3.3...8...4.9...5....3..9..4...7...2..6..5.....", 10.2, 1.2, 1.2),
+    ("........91......35..9.3.8....3.5...67....2......4.......6.8..9..2.7..6..4.....1..", 10.3, 10.3, 10.2),
+    (".......39.8......5..9.6.8....5.9...67....2......4.......3.8..5..2.7..6..4.....1..", 10.2, 1.2, 1.2),
+]
+
+
+def test_nested_forcing_chains_follow_the_plus_form_at_ses_value_on_both_profiles() -> None:
+    for profile in PROFILES:
+        names = [rung.name for rung in LADDERS[profile]]
+        k = names.index("dynamic_forcing_chain_plus")
+        assert names[k + 1] == "nested_forcing_chain"
+    assert VALUES["nested_forcing_chain"] == 9.5
+    assert "nested_forcing_chain" in SE_CHAINS
+
+
+def _position(puzzle: str, rung: str) -> Board:
+    """The puzzle's board where classic SE first needs ``rung``."""
+    ladder = LADDERS["classic"]
+    k = [r.name for r in ladder].index(rung)
+    board = Board.from_grid(parse(puzzle))
+    climb(board, ladder[:k])
+    assert not board.solved()
+    return board
+
+
+def test_every_forcing_chain_and_cycle_handed_on_is_true_and_the_first_is_ses_choice() -> None:
+    """On a position where SE applies a forcing chain or cycle, the hints a nesting chain takes
+    remove no candidate of the solution, each set of removals comes once, and the first is the
+    hint SE applies there."""
+    puzzle = "..7...5......8....9...7...1.251.893...3...6....9...2.....5.3...7.......6.1.2.7.4."
+    ladder = LADDERS["classic"]
+    board = Board.from_grid(parse(puzzle))
+    climb(board, ladder[: [r.name for r in ladder].index("bidirectional_x_cycle")])
+    solution = solver.solve(puzzle).solution
+    assert solution is not None
+    hints = cycles.every_hint(tuple(board.cands))
+    assert len(hints) > 1
+    assert len({h.removals for h in hints}) == len(hints)
+    for h in hints:
+        for cell, mask in h.removals:
+            assert not mask >> (int(solution[cell]) - 1) & 1
+    best = cycles.best_hint(board.cands)
+    assert best is not None
+    assert (hints[0].order, hints[0].removals) == (best.order, best.removals)
+
+
+def test_a_nested_run_rests_the_chains_it_applies_on_candidates_it_removed() -> None:
+    """Where the (+) form finds nothing, a level-2 run applies forcing chains and cycles on the
+    board it leaves: every such "off" rests on "off"s of the run and carries its chain."""
+    board = _position(SE_NESTED[2][0], "nested_forcing_chain")
+    assert best_hint(board.cands, DYNAMIC_PLUS) is None
+    nested_offs = 0
+    for cell in range(81):
+        for d in range(9):
+            if board.cands[cell] >> d & 1:
+                run = implications(board.cands, (cell * 9 + d) * 2 + 1, NESTED)
+                for q, (key, complexity) in run.nested.items():
+                    assert run.off[q] and all(p in run.off for p in run.off[q])
+                    assert complexity == len(set(key[0]))  # its potentials
+                    nested_offs += 1
+    assert nested_offs > 0
+
+
+def test_nested_puzzles_get_ses_er_ep_and_ed_flagged_exact() -> None:
+    results = solver.solve_many([p for p, *_ in SE_NESTED], chain_budget=MAX_CHAIN_BUDGET)
+    for result, (_, er, ep, ed) in zip(results, SE_NESTED, strict=True):
+        assert result.rating_exact
+        assert result.metrics.hardest_technique == "nested_forcing_chain"
+        assert (result.difficulty_score, result.ep, result.ed) == (er, ep, ed)
+
+
+@pytest.mark.usefixtures("native")
+def test_the_core_nests_chains_as_the_reference_does() -> None:
+    puzzle = SE_NESTED[2][0]
+    core = solver.solve(puzzle, chain_budget=MAX_CHAIN_BUDGET)
+    assert core == engine.solve(puzzle, chain_budget=MAX_CHAIN_BUDGET)

@@ -219,6 +219,12 @@ CASES = {
         "7.8...3.....2.1...5.........4.....263...8.......1...9..9.6....4....7.5...........",
         {"r5c6-7"},
     ),
+    # The forum's hardest list: after a (+) step, SE's first nested step is a contradiction
+    # chain of level 2 (NFC+FC, 9.5 + 0.8), r5c4<>9.
+    "nested_forcing_chain": (
+        "........5..6..87..3......9....1.7.4...7...8...4...6....9..8...3..16..4..5...2....",
+        {"r5c4-9"},
+    ),
     # The estimate's rung, where SE's chains are not tried (chain budget 0): the same puzzle as
     # SE's multiple forcing chains above; each change agrees with the unique solution.
     "forcing_chain": (
