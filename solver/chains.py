@@ -60,7 +60,7 @@ def length_added(length: int) -> float:
     return added
 
 
-LENGTH_ADDED = tuple(length_added(n) for n in range(LONGEST_CHAIN + 1))
+LENGTH_ADDED = tuple(length_added(n) for n in range(LONGEST_HINT + 1))
 
 
 def _state(board: Board) -> list[int]:

@@ -21,6 +21,7 @@ found; its kind is the rung that fires.
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import cache, lru_cache
@@ -385,7 +386,7 @@ def _causes(cands: Sequence[int], chain: Sequence[int], on: int) -> list[tuple[i
     assumption) that are "on" when their state is ``on`` (1 as found, 0 reversed)."""
     return [
         (cause(cands, p, parent), (p >> 1) % 9)
-        for p, parent in zip(chain, chain[1:])
+        for p, parent in itertools.pairwise(chain)
         if p & 1 == on
     ]
 
@@ -461,8 +462,13 @@ def every_hint(cands: tuple[int, ...]) -> tuple[Chain, ...]:
             for d in range(9):
                 if cands[cell] >> d & 1:
                     found += _chains(graph, (cell * 9 + d) * 2 + 1)
-    found.sort(key=lambda chain: chain.order)
+    return kept_once(found)
+
+
+def kept_once(found: list[Chain]) -> tuple[Chain, ...]:
+    """SE's hand-over of a producer's hints: sorted (stably) by their order, the first of each
+    set of removals kept."""
     kept: dict[tuple[tuple[int, int], ...], Chain] = {}
-    for chain in found:
+    for chain in sorted(found, key=lambda chain: chain.order):
         kept.setdefault(chain.removals, chain)
     return tuple(kept.values())

@@ -35,10 +35,12 @@ from __future__ import annotations
 from collections import deque
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 
 from solver.board import NOTHING, Board, Found, place, remove
 from solver.chains import LENGTH_BONUS
-from solver.grid import POPCOUNT, SE_PEERS, SE_UNITS
+from solver.cycles import Chain, cause, kept_once, order_of
+from solver.grid import POPCOUNT, SE_PEERS, SE_UNITS, SE_UNITS_OF, UNITS
 from solver.nested import Nested, by_cell, by_hash, eliminations
 
 # SE's order among hints of equal complexity (its hints' sort keys; the core reads them).
@@ -82,10 +84,6 @@ class Run:
                 seen.add(q)
                 todo.extend((self.on if q & 1 else self.off)[q])
         return seen
-
-    def complexity(self, p: int) -> int:
-        """The complexity of the chain to ``p`` alone (``complexity``, below)."""
-        return complexity([(self, p, None)])
 
     def absurd_chains(self) -> list[tuple[Run, int, Parents | None]]:
         """The contradiction's two chains, to its "on" and its "off"."""
@@ -299,6 +297,83 @@ def _common(outcomes: list[Run], kind: int, offer: Callable[[int, int, int], Non
                 offer(complexity((run, q, None) for run in outcomes), kind, q)
 
 
+# ---- every hint of multiple forcing chains, for the chains nesting them (SE's level 3) ----
+
+
+def _path(run: Run, p: int) -> list[int]:
+    """The chain to ``p`` in a run that is not dynamic (one parent each), back to its start."""
+    out = [p]
+    while True:
+        parents = (run.on if out[-1] & 1 else run.off)[out[-1]]
+        if not parents:
+            return out
+        out.append(parents[0])
+
+
+def _multiple_chains(
+    cands: Sequence[int], outcomes: list[Run], kind: int, root: int
+) -> list[Chain]:
+    """The hints of ``kind`` from what every run of ``outcomes`` implies (in the first's order),
+    "on"s then "off"s, as ``cycles.Chain``s; ``root``: what SE gives as the cause of each
+    chain's start (its cell, or 81 + the unit)."""
+    out = []
+    for side in ("on", "off"):
+        sets = [getattr(run, side) for run in outcomes]
+        for q in sets[0]:
+            if not all(q in s for s in sets[1:]):
+                continue
+            cell, d = divmod(q >> 1, 9)
+            mask = cands[cell] & ~(1 << d) if q & 1 else 1 << d
+            if not mask:
+                continue  # SE's hint removes nothing: not worth it
+            paths = [_path(run, q) for run in outcomes]
+            causes = []
+            for path in paths:
+                causes += [
+                    (cause(cands, p, parent), (p >> 1) % 9)
+                    for p, parent in zip(path, path[1:], strict=False)
+                    if p & 1
+                ]
+                causes.append((root, (path[-1] >> 1) % 9))
+            complexity = sum(len(path) for path in paths)
+            order = order_of(multiple_forcing_chain, complexity, kind)
+            key = tuple(tuple(path) for path in paths)
+            out.append(Chain(order, ((cell, mask),), tuple(causes), key, complexity))
+    return out
+
+
+@lru_cache(maxsize=256)
+def every_multiple_hint(cands: tuple[int, ...]) -> tuple[Chain, ...]:
+    """Every hint SE's multiple forcing chains give on the board of ``cands`` (cells of three
+    candidates or more: each one's region chains, then its cell chains), in the order SE hands
+    them on, each set of removals once (``cycles.kept_once``)."""
+    runs: dict[int, Run] = {}
+
+    def run_from(p: int) -> Run:
+        run = runs.get(p)
+        if run is None:
+            run = runs[p] = implications(cands, p, MULTIPLE)
+        return run
+
+    found: list[Chain] = []
+    for cell in range(81):
+        if POPCOUNT[cands[cell]] <= 2:
+            continue
+        outcomes = []
+        for d in range(9):
+            if not cands[cell] >> d & 1:
+                continue
+            if_on = run_from((cell * 9 + d) * 2 + 1)
+            for u in SE_UNITS_OF[cell]:
+                places = [c for c in UNITS[u] if cands[c] >> d & 1]
+                if len(places) >= 2 and places[0] == cell:
+                    region = [if_on if c == cell else run_from((c * 9 + d) * 2 + 1) for c in places]
+                    found += _multiple_chains(cands, region, REGION, 81 + u)
+            outcomes.append(if_on)
+        found += _multiple_chains(cands, outcomes, CELL, cell)
+    return kept_once(found)
+
+
 NISHIO = Rule(multiple=False, dynamic=True, nishio=True)
 MULTIPLE = Rule(multiple=True, dynamic=False, nishio=False)
 DYNAMIC = Rule(multiple=True, dynamic=True, nishio=False)
@@ -306,8 +381,20 @@ DYNAMIC_PLUS = Rule(multiple=True, dynamic=True, nishio=False, level=1)
 SUKAKU_DYNAMIC_PLUS = Rule(multiple=True, dynamic=True, nishio=False, level=1, hash_order=True)
 NESTED = Rule(multiple=True, dynamic=True, nishio=False, level=2)
 SUKAKU_NESTED = Rule(multiple=True, dynamic=True, nishio=False, level=2, hash_order=True)
+NESTED_MULTIPLE = Rule(multiple=True, dynamic=True, nishio=False, level=3)
+SUKAKU_NESTED_MULTIPLE = Rule(multiple=True, dynamic=True, nishio=False, level=3, hash_order=True)
 # SE's producers of chains of several assumptions, in its order (the core reads their flags).
-RULES = (NISHIO, MULTIPLE, DYNAMIC, DYNAMIC_PLUS, SUKAKU_DYNAMIC_PLUS, NESTED, SUKAKU_NESTED)
+RULES = (
+    NISHIO,
+    MULTIPLE,
+    DYNAMIC,
+    DYNAMIC_PLUS,
+    SUKAKU_DYNAMIC_PLUS,
+    NESTED,
+    SUKAKU_NESTED,
+    NESTED_MULTIPLE,
+    SUKAKU_NESTED_MULTIPLE,
+)
 
 
 def _apply(board: Board, rule: Rule) -> Found:
@@ -358,3 +445,14 @@ def nested_forcing_chain(board: Board) -> Found:
 def sukaku_nested_forcing_chain(board: Board) -> Found:
     """The same, as SukakuExplainer takes the nested rules' eliminations."""
     return _apply(board, SUKAKU_NESTED)
+
+
+def nested_multiple_forcing_chain(board: Board) -> Found:
+    """SE's nested forcing chains of level 3: those of level 2 that also apply SE's multiple
+    forcing chains inside each chain, where its forcing chains and cycles find nothing."""
+    return _apply(board, NESTED_MULTIPLE)
+
+
+def sukaku_nested_multiple_forcing_chain(board: Board) -> Found:
+    """The same, as SukakuExplainer takes the nested rules' eliminations."""
+    return _apply(board, SUKAKU_NESTED_MULTIPLE)

@@ -100,13 +100,15 @@ LADDER: tuple[Rung, ...] = (
     # SE's nested forcing chains of level 2: the same, applying its forcing chains and cycles
     # inside each chain (solver.nested).
     Rung("nested_forcing_chain", 9.5, t.nested_forcing_chain),
-    # Beyond them, the estimate's fallback (SE's nested forcing chains).
+    # Level 3: also applying its multiple forcing chains inside each chain.
+    Rung("nested_multiple_forcing_chain", 10.0, t.nested_multiple_forcing_chain),
+    # Beyond them, the estimate's fallback (SE's nested forcing chains of levels 4 and 5).
     Rung("forcing_chain", 6.6, t.forcing_chain),
 )
 VALUES = {rung.name: rung.value for rung in LADDER}
 # Rungs rated by an estimate rather than their own value (see solver.rating): our forcing
 # chains propagate singles dynamically, so they also solve what SE needs much harder chains for
-# (its nested forcing chains).
+# (its deeper nested forcing chains).
 ESTIMATED = frozenset({"forcing_chain"})
 EXACT_LADDER = tuple(rung for rung in LADDER if rung.name not in ESTIMATED)
 
@@ -143,6 +145,7 @@ SUKAKU_RULES: dict[str, Callable[[Board], Found]] = {
     "bug_type_3": t.sukaku_bug_type_3,
     "dynamic_forcing_chain_plus": t.sukaku_dynamic_forcing_chain_plus,
     "nested_forcing_chain": t.sukaku_nested_forcing_chain,
+    "nested_multiple_forcing_chain": t.sukaku_nested_multiple_forcing_chain,
 }
 # Sudoku Explainer's cycles and forcing chains of one assumption (solver.cycles), aligned
 # triplet exclusion, its next chaining producer (solver.exclusion), and its chains of several
@@ -163,6 +166,7 @@ SE_CHAINS = frozenset(
         "dynamic_forcing_chain",
         "dynamic_forcing_chain_plus",
         "nested_forcing_chain",
+        "nested_multiple_forcing_chain",
     }
 )
 

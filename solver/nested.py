@@ -188,7 +188,9 @@ def x_wings(board: Sequence[int], source: Sequence[int], places: Places) -> Iter
                     )
 
 
-def forcing_chains(board: Sequence[int], source: Sequence[int], places: Places) -> Iterator[Instance]:
+def forcing_chains(
+    board: Sequence[int], source: Sequence[int], places: Places
+) -> Iterator[Instance]:
     """SE's "Forcing Chains & Cycles" (``solver.cycles``), every hint it hands on, in its order:
     parents, the candidates gone from the cells and units that made its chains' "on"s follow
     (SE's ``getRuleParents``); the chain itself adds its complexity to the hint nesting it."""
@@ -197,10 +199,23 @@ def forcing_chains(board: Sequence[int], source: Sequence[int], places: Places) 
         yield list(chain.removals), parents, (chain.key, chain.complexity)
 
 
+def multiple_chains(
+    board: Sequence[int], source: Sequence[int], places: Places
+) -> Iterator[Instance]:
+    """SE's multiple forcing chains (``forcing.every_multiple_hint``), every hint it hands on,
+    in its order; parents as for ``forcing_chains`` (a chain's start counts as made by its cell,
+    or by the region, as SE counts it)."""
+    from solver.forcing import every_multiple_hint  # solver.forcing runs the chains nesting these
+
+    for chain in every_multiple_hint(tuple(board)):
+        parents = rule_parents(chain.causes, source, board)
+        yield list(chain.removals), parents, (chain.key, chain.complexity)
+
+
 # The rules a chain of each level applies inside (SE's getAdvancedPotentials), in its order:
-# level 1 is SE's "(+)", level 2 its first nested forcing chains.
+# level 1 is SE's "(+)", levels 2 and 3 its first nested forcing chains.
 RULES = (locking, hidden_pairs, naked_pairs, x_wings)
-LEVEL_RULES = {1: RULES, 2: (*RULES, forcing_chains)}
+LEVEL_RULES = {1: RULES, 2: (*RULES, forcing_chains), 3: (*RULES, forcing_chains, multiple_chains)}
 
 
 def eliminations(

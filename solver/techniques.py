@@ -34,9 +34,11 @@ from solver.forcing import (
     dynamic_forcing_chain_plus,
     multiple_forcing_chain,
     nested_forcing_chain,
+    nested_multiple_forcing_chain,
     nishio_forcing_chain,
     sukaku_dynamic_forcing_chain_plus,
     sukaku_nested_forcing_chain,
+    sukaku_nested_multiple_forcing_chain,
 )
 from solver.intersections import claiming, direct_claiming, direct_pointing, pointing
 from solver.links import grouped_two_strong_links, three_strong_links
@@ -77,7 +79,6 @@ __all__ = [
     "direct_pointing",
     "dynamic_forcing_chain",
     "dynamic_forcing_chain_plus",
-    "nested_forcing_chain",
     "empty_rectangle",
     "forcing_chain",
     "forcing_x_chain",
@@ -95,6 +96,8 @@ __all__ = [
     "naked_quad",
     "naked_single",
     "naked_triple",
+    "nested_forcing_chain",
+    "nested_multiple_forcing_chain",
     "nishio_forcing_chain",
     "pointing",
     "skyscraper",
@@ -103,6 +106,7 @@ __all__ = [
     "sukaku_bug_type_4",
     "sukaku_dynamic_forcing_chain_plus",
     "sukaku_nested_forcing_chain",
+    "sukaku_nested_multiple_forcing_chain",
     "sukaku_unique_loop",
     "sukaku_unique_rectangle",
     "swordfish",

@@ -289,8 +289,12 @@ static int nested(PyObject *tables, int *used) {
     if (!numbers(tables, "nested_crossings", used, T.nested_crossings, 2 * 108, 1) ||
         !numbers(tables, "nested_set_units", used, T.nested_set_units, 27, 1) ||
         !numbers(tables, "nested_fish_lines", used, T.nested_fish_lines, 4, 1) ||
-        !numbers(tables, "nested_pairs", used, T.nested_pairs, 72, 1))
+        !numbers(tables, "nested_pairs", used, T.nested_pairs, 72, 1) ||
+        !numbers(tables, "nested_level_rules", used, T.nested_level_rules, NESTED_LEVELS, 1))
         return 0;
+    for (int k = 0; k < NESTED_LEVELS; k++)
+        if (T.nested_level_rules[k] < 0 || T.nested_level_rules[k] > NESTED_RULES)
+            return refuse("nested_level_rules", "more rules than the core has");
     for (int k = 0; k < 108; k++)
         for (int j = 0; j < 2; j++)
             if (T.nested_crossings[k][j] < 0 || T.nested_crossings[k][j] >= 27)
@@ -321,7 +325,7 @@ static int read_tables(PyObject *tables) {
         !numbers(tables, "loop_bonus", &used, T.loop_bonus, 8, 1) ||
         !numbers(tables, "unique_loops", &used, loops, 4, 1) ||
         !numbers(tables, "bug_type_3", &used, bug3, 2, 1) ||
-        !numbers(tables, "length_added", &used, T.length_added, MAX_LENGTH + 1, 0) ||
+        !numbers(tables, "length_added", &used, T.length_added, MAX_HINT_LENGTH + 1, 0) ||
         !numbers(tables, "forcing_kinds", &used, T.forcing_kinds, 4, 1) ||
         !numbers(tables, "forcing_rules", &used, T.forcing_rules, (int)(sizeof T.forcing_rules / sizeof(int)), 1) ||
         !nested(tables, &used) ||

@@ -73,7 +73,9 @@ extern const char *const CONTRADICTION_NAMES[CONTRADICTION_KINDS];
 #define MAX_PROFILES 8            /* rating profiles: a ladder each (solver/ladder.py LADDERS) */
 #define MAX_LENGTH (2 * 729)      /* the longest chain: cells changed, or potentials (cycles.c) */
 #define MAX_HINT_LENGTH (9 * MAX_LENGTH)  /* the most potentials of a hint's chains (forcing.c) */
-#define MAX_COPIES 16             /* symmetric copies searched for the estimate */
+#define MAX_COPIES 16
+#define NESTED_LEVELS 4           /* solver/nested.py LEVEL_RULES: levels 0 (none) to 3 */
+#define NESTED_RULES 6            /* the rules nested.c has, in LEVEL_RULES' order */             /* symmetric copies searched for the estimate */
 typedef struct Board Board;
 typedef struct Found Found;
 typedef Found (*technique_fn)(Board *);
@@ -97,12 +99,13 @@ typedef struct {
     int loop_bonus[4][2], n_loop_bonus;  /* (length, tenths): solver/uniqueness.py LOOP_BONUS */
     int loop_naked_bonus, loop_hidden_bonus, loop_largest_set, loop_max_extra_cells;
     int bug_type_3_bonus, bug_largest_set;
-    double length_added[MAX_LENGTH + 1];  /* SE's extra for a chain's length, as SE sums it */
-    int forcing_kinds[4];         /* SE's order of double, cell, region and contradiction hints */
-    int forcing_rules[7][4];      /* solver/forcing.py RULES: (dynamic, nishio, level, hash_order) */
+    double length_added[MAX_HINT_LENGTH + 1];  /* SE's extra for a chain's length, as SE sums it */
+    int forcing_kinds[4];         /* SE's order of the kinds of hint below */
+    int forcing_rules[9][4];      /* solver/forcing.py RULES: (dynamic, nishio, level, hash_order) */
     /* solver/nested.py's CROSSINGS (unit pairs), SET_UNITS, FISH_LINES (first units), PAIRS */
     int nested_crossings[108][2], nested_set_units[27];  /* 4 kinds x 27 crossing pairs */
     int nested_fish_lines[2][2], nested_pairs[36][2];
+    int nested_level_rules[NESTED_LEVELS];  /* LEVEL_RULES: how many of the rules at each level */
     int link_bonus[4];            /* solver/links.py LINK_BONUS */
     /* solver/links.py's unit layouts (BOX_EMPTY, BOX_ARMS, SEGMENTS, LINE_ARMS), padded with
      * NO_POSITION (9, beyond a unit's positions) */
@@ -159,6 +162,9 @@ typedef struct {
 typedef struct {
     int digit, source, target;    /* locked candidates: digit's cells of source all in target */
 } Lock;
+
+/* The kinds of a chain of several assumptions' hint, indices into T.forcing_kinds. */
+enum { HINT_DOUBLE, HINT_CELL, HINT_REGION, HINT_CONTRADICTION };
 
 #define MAX_LOCKS 256
 
@@ -227,6 +233,7 @@ Found bidirectional_cycle(Board *), forcing_xy_chain(Board *);
 Found nishio_forcing_chain(Board *), multiple_forcing_chain(Board *), dynamic_forcing_chain(Board *);
 Found dynamic_forcing_chain_plus(Board *), sukaku_dynamic_forcing_chain_plus(Board *);
 Found nested_forcing_chain(Board *), sukaku_nested_forcing_chain(Board *);
+Found nested_multiple_forcing_chain(Board *), sukaku_nested_multiple_forcing_chain(Board *);
 
 /* Every hint of SE's "Forcing Chains & Cycles" on a board, as a chain nesting them sees them
  * (cycles.c, solver/cycles.py every_hint): in SE's order, each set of removals once. */
@@ -243,13 +250,24 @@ typedef struct {
     uint32_t cap;
     NestedChain *hint;
     int *kept, n_kept;            /* those handed on, in SE's order */
-    uint32_t n_removals, cap_removals, n_causes, cap_causes;
+    uint32_t cap_kept;
+    uint32_t n_removals, cap_removals, cap_masks, n_causes, cap_causes;
     uint8_t *cell;
     mask_t *mask;
     uint16_t *cause;
 } Chains;
-const Chains *every_chain(const mask_t *cands);
+/* chainlist.c: recording them, and what the producers share */
 int grow_buffer(void **buf, uint32_t *cap, uint32_t need, size_t size);
+void board_views(const mask_t *cands, uint16_t places[27][9], bb_t digits[9]);
+int chain_cause(const uint16_t (*places)[9], int p, int parent);  /* cause() in the reference */
+uint64_t chains_key(int tag, const uint16_t *keys, int n, uint64_t h);  /* h: 0, or a key to extend */
+void chains_reset(Chains *c);
+void chains_add(Chains *c, double difficulty, int complexity, int rank, const mask_t *removals,
+                const uint16_t *causes, int n_causes, uint64_t key);
+void chains_hand_over(Chains *c);
+/* every hint of cycles and forcing chains (cycles.c), of multiple forcing chains (multiple.c) */
+const Chains *every_chain(const mask_t *cands);
+const Chains *every_multiple_chain(const mask_t *cands);
 
 /* ---- nested.c: the rules a chain of some level applies inside (solver/nested.py) ---- */
 typedef struct {

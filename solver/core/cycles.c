@@ -2,7 +2,6 @@
  * searches in the same order, so the same hint is chosen. A potential is one int,
  * (cell * 9 + digit - 1) * 2 + on. Every buffer is static (the core runs under the GIL: one
  * caller at a time); stamps mark what belongs to the current search. */
-#include <stdlib.h>
 #include <string.h>
 
 #include "core.h"
@@ -552,9 +551,8 @@ Found forcing_xy_chain(Board *b) { return apply(b, forcing_xy_chain); }
  * Unlike the search above, every cycle and forcing chain of every start, found as the
  * reference finds them, no shortcut: a chain nesting them takes them all. */
 static Chains found;
-static uint32_t cap_masks, cap_kept;
 static int ends[MAX_NODES], via[POTENTIALS];
-static uint16_t chain_keys[MAX_NODES];
+static uint16_t chain_keys[MAX_NODES], chain_causes[MAX_NODES];
 
 /* Every cycle from `start` (cycles() in the reference, no limit): the nodes closing one. */
 static int all_cycles(int start) {
@@ -620,95 +618,29 @@ static int forcing_path(int start, uint16_t *out) {
     return 0;
 }
 
-/* What made `parent` imply `p` (cause() in the reference): its cell, or 81 + the unit. */
-static int cause_of(int p, int parent) {
-    int cell = (p >> 1) / 9, d = (p >> 1) % 9, from = (parent >> 1) / 9;
-    if (cell == from) return cell;
-    for (int k = 0; k < 3; k++) {
-        int u = T.se_units_of[from][k];
-        if (!((CELL_UNITS[cell] >> u) & 1)) continue;
-        if ((p & 1) && pop(g_places[u][d]) != 2) continue;
-        return 81 + u;
-    }
-    return 0;
-}
-
-static uint64_t hash_of(int tag, const uint16_t *keys, int n) {
-    uint64_t h = 1469598103934665603ull ^ (uint64_t)tag;
-    for (int k = 0; k < n; k++) h = (h ^ keys[k]) * 1099511628211ull;
-    return h | 1;  /* never 0: "no chain" */
-}
-
-/* Record a hint: its order, removals, the causes of `chain` (each implied by the next) whose
- * potential is "on" as found, then, for a cycle, those "on" reversed, last first. */
+/* Record a hint of `chain` (each potential implied by the next): the causes of its potentials
+ * "on" as found, then, for a cycle, those "on" reversed, last first. */
 static void add_chain(int tenths, const Links *s, int complexity, const mask_t *removals,
                       const uint16_t *chain, int n, int cycle) {
-    if (!grow_buffer((void **)&found.hint, &found.cap, (uint32_t)found.n + 1, sizeof *found.hint) ||
-        !grow_buffer((void **)&found.cell, &found.cap_removals, found.n_removals + 81,
-                     sizeof *found.cell) ||
-        !grow_buffer((void **)&found.mask, &cap_masks, found.n_removals + 81, sizeof *found.mask) ||
-        !grow_buffer((void **)&found.cause, &found.cap_causes, found.n_causes + (uint32_t)n,
-                     sizeof *found.cause))
-        abort();
-    NestedChain *h = &found.hint[found.n];
-    h->difficulty = tenths / 10.0 + T.length_added[complexity - 2];
-    h->complexity = complexity;
-    h->rank = s->rank;
-    h->found = found.n++;
-    h->removals = found.n_removals;
-    for (int c = 0; c < 81; c++) {
-        if (!removals[c]) continue;
-        found.cell[found.n_removals] = (uint8_t)c;
-        found.mask[found.n_removals++] = removals[c];
-    }
-    h->n_removals = found.n_removals - h->removals;
-    h->causes = found.n_causes;
+    int n_causes = 0;
     for (int pass = 0; pass < (cycle ? 2 : 1); pass++) {
         for (int k = 0; k + 1 < n; k++) {
             int i = pass ? n - 2 - k : k;
             if ((chain[i] & 1) != !pass) continue;
-            int code = cause_of(chain[i], chain[i + 1]);
-            found.cause[found.n_causes++] = (uint16_t)(code * 9 + (chain[i] >> 1) % 9);
+            int code = chain_cause(g_places, chain[i], chain[i + 1]);
+            chain_causes[n_causes++] = (uint16_t)(code * 9 + (chain[i] >> 1) % 9);
         }
     }
-    h->n_causes = found.n_causes - h->causes;
-    h->key = hash_of(cycle, chain, n);
-}
-
-static int by_order(const void *a, const void *b) {
-    const NestedChain *x = &found.hint[*(const int *)a], *y = &found.hint[*(const int *)b];
-    if (x->difficulty != y->difficulty) return x->difficulty < y->difficulty ? -1 : 1;
-    if (x->complexity != y->complexity) return x->complexity - y->complexity;
-    if (x->rank != y->rank) return x->rank - y->rank;
-    return x->found - y->found;
-}
-
-static int same_removals(const NestedChain *x, const NestedChain *y) {
-    if (x->n_removals != y->n_removals) return 0;
-    for (uint32_t k = 0; k < x->n_removals; k++) {
-        if (found.cell[x->removals + k] != found.cell[y->removals + k] ||
-            found.mask[x->removals + k] != found.mask[y->removals + k])
-            return 0;
-    }
-    return 1;
+    chains_add(&found, tenths / 10.0 + T.length_added[complexity - 2], complexity, s->rank,
+               removals, chain_causes, n_causes, chains_key(cycle, chain, n, 0));
 }
 
 const Chains *every_chain(const mask_t *cands) {
     static uint16_t places[27][9];
     static bb_t digits[9];
     static int starts[729];
-    memset(places, 0, sizeof places);
-    memset(digits, 0, sizeof digits);
-    for (int u = 0; u < 27; u++) {
-        for (int j = 0; j < 9; j++) {
-            for (unsigned m = cands[UNITS[u][j]]; m; m &= m - 1) places[u][low_bit_index(m)] |= (uint16_t)(1u << j);
-        }
-    }
-    for (int c = 0; c < 81; c++) {
-        for (unsigned m = cands[c]; m; m &= m - 1) digits[low_bit_index(m)] |= bb_cell(c);
-    }
-    found.n = 0;
-    found.n_removals = found.n_causes = 0;
+    board_views(cands, places, digits);
+    chains_reset(&found);
     for (int k = 0; k < 3; k++) {
         const Links *s = &SEARCHES[k];
         int cycle_tenths = tenths_of(s->cycle), forcing_tenths = s->forcing ? tenths_of(s->forcing) : 0;
@@ -739,29 +671,6 @@ const Chains *every_chain(const mask_t *cands) {
             }
         }
     }
-    static int *table;
-    static uint32_t cap_table;
-    uint32_t size = 64;
-    while (size < 2u * (uint32_t)found.n) size *= 2;
-    if (!grow_buffer((void **)&found.kept, &cap_kept, (uint32_t)found.n + 1, sizeof *found.kept) ||
-        !grow_buffer((void **)&table, &cap_table, size, sizeof *table))
-        abort();
-    for (int k = 0; k < found.n; k++) found.kept[k] = k;
-    qsort(found.kept, (size_t)found.n, sizeof *found.kept, by_order);
-    memset(table, -1, size * sizeof *table);
-    int n_kept = 0;
-    for (int k = 0; k < found.n; k++) {  /* SE keeps the first hint of each set of removals */
-        const NestedChain *h = &found.hint[found.kept[k]];
-        uint64_t hash = 14695981039346656037ull;
-        for (uint32_t r = 0; r < h->n_removals; r++)
-            hash = (hash ^ (uint64_t)(found.cell[h->removals + r] << 9 | found.mask[h->removals + r])) * 1099511628211ull;
-        uint32_t at = (uint32_t)(hash >> 20) & (size - 1);
-        int seen = 0;
-        for (; table[at] >= 0 && !seen; at = (at + 1) & (size - 1)) seen = same_removals(&found.hint[table[at]], h);
-        if (seen) continue;
-        table[at] = found.kept[k];
-        found.kept[n_kept++] = found.kept[k];
-    }
-    found.n_kept = n_kept;
+    chains_hand_over(&found);
     return &found;
 }

@@ -14,8 +14,6 @@
 #define POTENTIALS (2 * 729)
 #define MAX_PARENTS 9                /* the implying potential and up to 8 removed with it */
 
-/* The kinds of hint, indices into T.forcing_kinds (SE's order among equally complex hints). */
-enum { DOUBLE, CELL, REGION, CONTRADICTION };
 
 typedef struct {
     int dynamic, nishio;             /* multiple: not nishio (both other rules) */
@@ -58,16 +56,6 @@ static uint32_t n_parents, cap_parents;
 static Run runs[729 + 1];            /* the run from each "on", and one from an "off" */
 static uint32_t run_stamp[729], position;
 
-int grow_buffer(void **buf, uint32_t *cap, uint32_t need, size_t size) {
-    if (need <= *cap) return 1;
-    uint32_t next = *cap ? *cap : 4096;
-    while (next < need) next *= 2;
-    void *p = realloc(*buf, (size_t)next * size);
-    if (!p) return 0;
-    *buf = p;
-    *cap = next;
-    return 1;
-}
 
 static uint32_t store_parents(const uint16_t *keys, int n) {
     if (!n) return n_parents;
@@ -329,7 +317,7 @@ static void regions(const mask_t *cands, int cell, int d, Run *if_on, Rule rule,
             if (n == 0 && c != cell) break;  /* the unit was met at its first place */
             outcomes[n++] = c == cell ? if_on : run_from(cands, (c * 9 + d) * 2 + 1, rule);
         }
-        if (n >= 2) common(outcomes, n, REGION, best);
+        if (n >= 2) common(outcomes, n, HINT_REGION, best);
     }
 }
 
@@ -355,9 +343,9 @@ static Hint best_hint(const mask_t *cands, Rule rule) {
                 uint32_t mark_nodes = n_nodes, mark_parents = n_parents;
                 implications(if_off, cands, p ^ 1, rule);
                 if (contradictions && if_on->absurd)
-                    offer(&best, absurd_complexity(if_on), CONTRADICTION, p ^ 1);
+                    offer(&best, absurd_complexity(if_on), HINT_CONTRADICTION, p ^ 1);
                 if (contradictions && if_off->absurd)
-                    offer(&best, absurd_complexity(if_off), CONTRADICTION, p);
+                    offer(&best, absurd_complexity(if_off), HINT_CONTRADICTION, p);
                 if (doubles) {
                     for (int on = 1; on >= 0; on--) {
                         for (int k = 0; k < if_on->n; k++) {
@@ -365,7 +353,7 @@ static Hint best_hint(const mask_t *cands, Rule rule) {
                             if ((q & 1) != on || !if_off->node_of[q]) continue;
                             nest_begin();
                             int flat = complexity(if_on, q, NULL, 0) + complexity(if_off, q, NULL, 0);
-                            offer(&best, nest_total(flat), DOUBLE, q);
+                            offer(&best, nest_total(flat), HINT_DOUBLE, q);
                         }
                     }
                 }
@@ -377,7 +365,7 @@ static Hint best_hint(const mask_t *cands, Rule rule) {
                 outcomes[n_out++] = if_on;
             }
         }
-        if (n_out) common(outcomes, n_out, CELL, &best);
+        if (n_out) common(outcomes, n_out, HINT_CELL, &best);
     }
     return best;
 }
@@ -399,3 +387,5 @@ Found dynamic_forcing_chain_plus(Board *b) { return apply(b, rule_of(3)); }
 Found sukaku_dynamic_forcing_chain_plus(Board *b) { return apply(b, rule_of(4)); }
 Found nested_forcing_chain(Board *b) { return apply(b, rule_of(5)); }
 Found sukaku_nested_forcing_chain(Board *b) { return apply(b, rule_of(6)); }
+Found nested_multiple_forcing_chain(Board *b) { return apply(b, rule_of(7)); }
+Found sukaku_nested_multiple_forcing_chain(Board *b) { return apply(b, rule_of(8)); }

@@ -172,7 +172,49 @@ static PyObject *solve_many(PyObject *self, PyObject *args) {
     return out;
 }
 
+/* The masks of a board: a sequence of 81 ints. */
+static int read_masks(PyObject *seq, mask_t out[81]) {
+    PyObject *fast = PySequence_Fast(seq, "a board is a sequence of 81 masks");
+    if (!fast) return 0;
+    int ok = PySequence_Fast_GET_SIZE(fast) == 81;
+    for (int k = 0; ok && k < 81; k++) {
+        long m = PyLong_AsLong(PySequence_Fast_GET_ITEM(fast, k));
+        ok = m >= 0 && m <= ALL_DIGITS;
+        out[k] = (mask_t)m;
+    }
+    Py_DECREF(fast);
+    if (!ok && !PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "a board is 81 masks of 9 bits");
+    return ok;
+}
+
+/* What a chain of `level` applies inside on `board`, from `source` (solver/nested.py
+ * eliminations, without the chains' identities): [(potential, parents, chain complexity)]. */
+static PyObject *nested_eliminations_of(PyObject *self, PyObject *args) {
+    (void)self;
+    PyObject *board_arg, *source_arg;
+    int level, hash_order;
+    mask_t board[81], source[81];
+    static Eliminations out;
+    if (!PyArg_ParseTuple(args, "OOip", &board_arg, &source_arg, &level, &hash_order)) return NULL;
+    if (!read_masks(board_arg, board) || !read_masks(source_arg, source)) return NULL;
+    if (level < 1 || level >= NESTED_LEVELS) return PyErr_Format(PyExc_ValueError, "no level %d", level);
+    nested_eliminations(board, source, hash_order, level, &out);
+    PyObject *list = PyList_New((Py_ssize_t)out.n);
+    for (uint32_t k = 0; list && k < out.n; k++) {
+        PyObject *parents = PyTuple_New(out.count[k]);
+        for (int j = 0; parents && j < out.count[k]; j++)
+            PyTuple_SET_ITEM(parents, j, PyLong_FromLong(out.parents[out.first[k] + j]));
+        PyObject *item = parents ? Py_BuildValue("iNi", out.key[k], parents, out.chain_complexity[k]) : NULL;
+        if (!item) Py_CLEAR(list);
+        else PyList_SET_ITEM(list, (Py_ssize_t)k, item);
+    }
+    return list;
+}
+
 static PyMethodDef methods[] = {
+    {"nested_eliminations", nested_eliminations_of, METH_VARARGS,
+     "nested_eliminations(board, source, level: int, hash_order: bool) -> "
+     "list[(potential, parents, chain complexity)]: solver.nested.eliminations, for the parity tests"},
     {"configure", configure, METH_O,
      "configure(tables: dict) -> None: the reference's tables (see solver/native.py)"},
     {"solve_many", solve_many, METH_VARARGS,

@@ -236,12 +236,13 @@ static void x_wings(const mask_t *board, const mask_t *source, int hash_order, E
     }
 }
 
-/* SE's forcing chains and cycles, every hint in its order: parents, the candidates gone from
- * the cells and units that made its chains' "on"s follow (rule_parents() in the reference). */
-static void forcing_chains(const mask_t *board, const mask_t *source, int hash_order, Eliminations *out) {
+/* The hints of a producer a nested chain applies, every one in SE's order: parents, the
+ * candidates gone from the cells and units that made its chains' "on"s follow (rule_parents()
+ * in the reference). */
+static void chain_rule(const Chains *all, const mask_t *board, const mask_t *source, int hash_order,
+                       Eliminations *out) {
     static uint32_t stamp[POTENTIALS], now;
     static uint16_t par[POTENTIALS];
-    const Chains *all = every_chain(board);
     for (int h = 0; h < all->n_kept; h++) {
         const NestedChain *chain = &all->hint[all->kept[h]];
         if (++now == 0) {
@@ -269,12 +270,22 @@ static void forcing_chains(const mask_t *board, const mask_t *source, int hash_o
     }
 }
 
+/* SE's forcing chains and cycles (level 2 and up). */
+static void forcing_chains(const mask_t *board, const mask_t *source, int hash_order, Eliminations *out) {
+    chain_rule(every_chain(board), board, source, hash_order, out);
+}
+
+/* SE's multiple forcing chains (level 3). */
+static void multiple_chains(const mask_t *board, const mask_t *source, int hash_order, Eliminations *out) {
+    chain_rule(every_multiple_chain(board), board, source, hash_order, out);
+}
+
 void nested_eliminations(const mask_t *board, const mask_t *source, int hash_order, int level,
                          Eliminations *out) {
     static void (*const rules[])(const mask_t *, const mask_t *, int, Eliminations *) = {
-        locking, hidden_pairs, naked_pairs, x_wings, forcing_chains,
+        locking, hidden_pairs, naked_pairs, x_wings, forcing_chains, multiple_chains,
     };
-    int n_rules = level >= 2 ? 5 : 4;
+    int n_rules = T.nested_level_rules[level];
     out->n = 0;
     out->n_parents = 0;
     for (int k = 0; k < n_rules && !out->n; k++) rules[k](board, source, hash_order, out);

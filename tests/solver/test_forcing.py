@@ -12,7 +12,7 @@ import pytest
 import solver
 from solver import engine, rating
 from solver.board import Board
-from solver.forcing import DYNAMIC, MULTIPLE, NISHIO, best_hint, implications
+from solver.forcing import DYNAMIC, MULTIPLE, NISHIO, best_hint, complexity, implications
 from solver.grid import parse
 from solver.ladder import (
     LADDERS,
@@ -42,10 +42,11 @@ def test_they_follow_aligned_triplet_exclusion_in_ses_order_with_ses_values() ->
     assert set(FORCING) <= SE_CHAINS
 
 
-def test_within_a_budget_the_estimates_floor_is_above_dynamic_forcing_chains_plus() -> None:
-    """The top exact rung is now dynamic forcing chains (+): an estimate starts at 9.1."""
-    assert VALUES["dynamic_forcing_chain_plus"] == rating.LADDER_CEILING
-    assert rating.search_floor(1) == rating.SEARCH_FLOOR == 9.1
+def test_within_a_budget_the_estimates_floor_is_above_nested_forcing_chains() -> None:
+    """The top exact rung is now SE's nested forcing chains of level 3: an estimate starts at
+    10.1."""
+    assert VALUES["nested_multiple_forcing_chain"] == rating.LADDER_CEILING
+    assert rating.search_floor(1) == rating.SEARCH_FLOOR == 10.1
 
 
 def _nishio_position() -> Board:
@@ -66,7 +67,7 @@ def test_a_false_assumption_runs_into_a_contradiction_and_a_true_one_does_not() 
     cell = 2 * 9 + 2
     false_run = implications(board.cands, (cell * 9 + 4) * 2 + 1, NISHIO)
     assert false_run.absurd is not None
-    assert false_run.absurd_complexity() >= 4
+    assert complexity(false_run.absurd_chains()) >= 4
     true_digit = int(solution[cell])
     true_run = implications(board.cands, (cell * 9 + true_digit - 1) * 2 + 1, DYNAMIC)
     assert true_run.absurd is None

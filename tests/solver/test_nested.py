@@ -6,6 +6,9 @@ run, and the ratings they make exact, against classic Sudoku Explainer and Sukak
 
 from __future__ import annotations
 
+import random
+from types import ModuleType
+
 import pytest
 
 import solver
@@ -159,11 +162,36 @@ def test_the_core_takes_the_same_steps_as_the_reference(profile: str) -> None:
 # level 2 (9.5 and SE's extra for its complexity, nested chains included), with classic SE's
 # ER, EP and ED (serate 1.2.1.3, run on this machine).
 SE_NESTED = [
-    ("........5..6..87..3......9....1.7.4...7...8...4...6....9..8...3..16..4..5...2....", 10.3, 1.2, 1.2),
-    ("........2..8..91..5......4....9.7.....7.3.8.....8.1.3..4..6...5..97..3..2........", 10.2, 1.2, 1.2),
-    ("........7..2...6...8..1..9....9.1.3.3...8...4.9...5....3..9..4...7...2..6..5.....", 10.2, 1.2, 1.2),
-    ("........91......35..9.3.8....3.5...67....2......4.......6.8..9..2.7..6..4.....1..", 10.3, 10.3, 10.2),
-    (".......39.8......5..9.6.8....5.9...67....2......4.......3.8..5..2.7..6..4.....1..", 10.2, 1.2, 1.2),
+    (
+        "........5..6..87..3......9....1.7.4...7...8...4...6....9..8...3..16..4..5...2....",
+        10.3,
+        1.2,
+        1.2,
+    ),
+    (
+        "........2..8..91..5......4....9.7.....7.3.8.....8.1.3..4..6...5..97..3..2........",
+        10.2,
+        1.2,
+        1.2,
+    ),
+    (
+        "........7..2...6...8..1..9....9.1.3.3...8...4.9...5....3..9..4...7...2..6..5.....",
+        10.2,
+        1.2,
+        1.2,
+    ),
+    (
+        "........91......35..9.3.8....3.5...67....2......4.......6.8..9..2.7..6..4.....1..",
+        10.3,
+        10.3,
+        10.2,
+    ),
+    (
+        ".......39.8......5..9.6.8....5.9...67....2......4.......3.8..5..2.7..6..4.....1..",
+        10.2,
+        1.2,
+        1.2,
+    ),
 ]
 
 
@@ -218,7 +246,8 @@ def test_a_nested_run_rests_the_chains_it_applies_on_candidates_it_removed() -> 
             if board.cands[cell] >> d & 1:
                 run = implications(board.cands, (cell * 9 + d) * 2 + 1, NESTED)
                 for q, (key, complexity) in run.nested.items():
-                    assert run.off[q] and all(p in run.off for p in run.off[q])
+                    assert run.off[q]
+                    assert all(p in run.off for p in run.off[q])
                     assert complexity == len(set(key[0]))  # its potentials
                     nested_offs += 1
     assert nested_offs > 0
@@ -237,3 +266,45 @@ def test_the_core_nests_chains_as_the_reference_does() -> None:
     puzzle = SE_NESTED[2][0]
     core = solver.solve(puzzle, chain_budget=MAX_CHAIN_BUDGET)
     assert core == engine.solve(puzzle, chain_budget=MAX_CHAIN_BUDGET)
+
+
+def _boards_inside_runs(puzzle: str, rung: str, count: int) -> list[tuple[list[int], list[int]]]:
+    """(board, source): ``count`` boards where a (+) run from the position where SE needs
+    ``rung`` ran dry (its "off"s removed; starts drawn with a fixed seed): the boards on which a
+    nested chain applies its chains."""
+    source = list(_position(puzzle, rung).cands)
+    starts = [(c * 9 + d) * 2 + 1 for c in range(81) for d in range(9) if source[c] >> d & 1]
+    out = []
+    for start in random.Random(puzzle).sample(starts, len(starts)):
+        run = implications(source, start, DYNAMIC_PLUS)
+        board = source[:]
+        for q in run.off:
+            board[(q >> 1) // 9] &= ~(1 << (q >> 1) % 9)
+        if not run.absurd and all(board[c] or not source[c] for c in range(81)):
+            out.append((board, source))
+        if len(out) == count:
+            break
+    return out
+
+
+@pytest.mark.parametrize("level", [2, 3])
+@pytest.mark.parametrize("hash_order", [False, True])
+def test_the_core_applies_the_same_nested_chains_with_the_same_parents(
+    core: ModuleType, level: int, hash_order: bool
+) -> None:
+    """On boards where a run ran dry, the core's nested rules give the reference's eliminations,
+    in its order, each with the same parents and the same nested chain's complexity; at level 3
+    on boards where forcing chains and cycles give nothing, so that multiple forcing chains do."""
+    order = nested.by_hash if hash_order else nested.by_cell
+    boards = _boards_inside_runs(SE_NESTED[2][0], "nested_forcing_chain", 40)
+    if level == 3:
+        boards = [(b, s) for b, s in boards if not nested.eliminations(b, s, order, 2)]
+    chained = 0
+    for board, source in boards[:12]:
+        reference = [
+            (q, parents, 0 if chain is None else chain[1])
+            for q, parents, chain in nested.eliminations(board, source, order, level)
+        ]
+        assert core.nested_eliminations(board, source, level, hash_order) == reference
+        chained += sum(1 for *_, complexity in reference if complexity)
+    assert chained > 0

@@ -1,0 +1,130 @@
+/* The hints a producer hands to the chains nesting it (solver/cycles.py Chain, kept_once): each
+ * with its order, removals, causes and identity, recorded as found, then sorted (stably) and
+ * kept once per set of removals, as SE hands them on. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "core.h"
+
+int grow_buffer(void **buf, uint32_t *cap, uint32_t need, size_t size) {
+    if (need <= *cap) return 1;
+    uint32_t next = *cap ? *cap : 4096;
+    while (next < need) next *= 2;
+    void *p = realloc(*buf, (size_t)next * size);
+    if (!p) return 0;
+    *buf = p;
+    *cap = next;
+    return 1;
+}
+
+void board_views(const mask_t *cands, uint16_t places[27][9], bb_t digits[9]) {
+    memset(places, 0, 27 * sizeof places[0]);
+    memset(digits, 0, 9 * sizeof digits[0]);
+    for (int u = 0; u < 27; u++) {
+        for (int j = 0; j < 9; j++) {
+            for (unsigned m = cands[UNITS[u][j]]; m; m &= m - 1) places[u][low_bit_index(m)] |= (uint16_t)(1u << j);
+        }
+    }
+    for (int c = 0; c < 81; c++) {
+        for (unsigned m = cands[c]; m; m &= m - 1) digits[low_bit_index(m)] |= bb_cell(c);
+    }
+}
+
+int chain_cause(const uint16_t (*places)[9], int p, int parent) {
+    int cell = (p >> 1) / 9, d = (p >> 1) % 9, from = (parent >> 1) / 9;
+    if (cell == from) return cell;
+    for (int k = 0; k < 3; k++) {
+        int u = T.se_units_of[from][k];
+        if (!((CELL_UNITS[cell] >> u) & 1)) continue;
+        if ((p & 1) && pop(places[u][d]) != 2) continue;
+        return 81 + u;
+    }
+    return 0;
+}
+
+uint64_t chains_key(int tag, const uint16_t *keys, int n, uint64_t h) {
+    if (!h) h = 1469598103934665603ull ^ (uint64_t)tag;
+    for (int k = 0; k < n; k++) h = (h ^ keys[k]) * 1099511628211ull;
+    h = (h ^ 0xFFFFu) * 1099511628211ull;  /* the end of one chain */
+    return h | 1;                            /* never 0: "no chain" */
+}
+
+void chains_reset(Chains *c) {
+    c->n = 0;
+    c->n_removals = c->n_causes = 0;
+}
+
+void chains_add(Chains *c, double difficulty, int complexity, int rank, const mask_t *removals,
+                const uint16_t *causes, int n_causes, uint64_t key) {
+    if (!grow_buffer((void **)&c->hint, &c->cap, (uint32_t)c->n + 1, sizeof *c->hint) ||
+        !grow_buffer((void **)&c->cell, &c->cap_removals, c->n_removals + 81, sizeof *c->cell) ||
+        !grow_buffer((void **)&c->mask, &c->cap_masks, c->n_removals + 81, sizeof *c->mask) ||
+        !grow_buffer((void **)&c->cause, &c->cap_causes, c->n_causes + (uint32_t)n_causes,
+                     sizeof *c->cause))
+        abort();
+    NestedChain *h = &c->hint[c->n];
+    h->difficulty = difficulty;
+    h->complexity = complexity;
+    h->rank = rank;
+    h->found = c->n++;
+    h->removals = c->n_removals;
+    for (int cell = 0; cell < 81; cell++) {
+        if (!removals[cell]) continue;
+        c->cell[c->n_removals] = (uint8_t)cell;
+        c->mask[c->n_removals++] = removals[cell];
+    }
+    h->n_removals = c->n_removals - h->removals;
+    h->causes = c->n_causes;
+    memcpy(c->cause + c->n_causes, causes, (size_t)n_causes * sizeof *causes);
+    c->n_causes += (uint32_t)n_causes;
+    h->n_causes = (uint32_t)n_causes;
+    h->key = key;
+}
+
+static const Chains *sorting;
+
+static int by_order(const void *a, const void *b) {
+    const NestedChain *x = &sorting->hint[*(const int *)a], *y = &sorting->hint[*(const int *)b];
+    if (x->difficulty != y->difficulty) return x->difficulty < y->difficulty ? -1 : 1;
+    if (x->complexity != y->complexity) return x->complexity - y->complexity;
+    if (x->rank != y->rank) return x->rank - y->rank;
+    return x->found - y->found;
+}
+
+static int same_removals(const Chains *c, const NestedChain *x, const NestedChain *y) {
+    if (x->n_removals != y->n_removals) return 0;
+    for (uint32_t k = 0; k < x->n_removals; k++) {
+        if (c->cell[x->removals + k] != c->cell[y->removals + k] ||
+            c->mask[x->removals + k] != c->mask[y->removals + k])
+            return 0;
+    }
+    return 1;
+}
+
+void chains_hand_over(Chains *c) {
+    static int *table;
+    static uint32_t cap_table;
+    uint32_t size = 64;
+    while (size < 2u * (uint32_t)c->n) size *= 2;
+    if (!grow_buffer((void **)&c->kept, &c->cap_kept, (uint32_t)c->n + 1, sizeof *c->kept) ||
+        !grow_buffer((void **)&table, &cap_table, size, sizeof *table))
+        abort();
+    for (int k = 0; k < c->n; k++) c->kept[k] = k;
+    sorting = c;
+    qsort(c->kept, (size_t)c->n, sizeof *c->kept, by_order);
+    memset(table, -1, size * sizeof *table);
+    int n_kept = 0;
+    for (int k = 0; k < c->n; k++) {  /* SE keeps the first hint of each set of removals */
+        const NestedChain *h = &c->hint[c->kept[k]];
+        uint64_t hash = 14695981039346656037ull;
+        for (uint32_t r = 0; r < h->n_removals; r++)
+            hash = (hash ^ (uint64_t)(c->cell[h->removals + r] << 9 | c->mask[h->removals + r])) * 1099511628211ull;
+        uint32_t at = (uint32_t)(hash >> 20) & (size - 1);
+        int seen = 0;
+        for (; table[at] >= 0 && !seen; at = (at + 1) & (size - 1)) seen = same_removals(c, &c->hint[table[at]], h);
+        if (seen) continue;
+        table[at] = c->kept[k];
+        c->kept[n_kept++] = c->kept[k];
+    }
+    c->n_kept = n_kept;
+}

@@ -1,0 +1,160 @@
+/* Every hint of SE's multiple forcing chains on a board, for the chains nesting them at level 3
+ * (solver/forcing.py every_multiple_hint): from each candidate of the cells of three candidates
+ * or more, SE's run, not dynamic (one parent a potential); each cell's region chains, then its
+ * cell chains, as forcing.c finds them. Runs live here, apart from forcing.c's, whose runs are
+ * under way when these are asked for. */
+#include <string.h>
+
+#include "core.h"
+
+#define POTENTIALS (2 * 729)
+#define NONE 0xFFFF
+
+typedef struct {
+    uint32_t mark[POTENTIALS];    /* == id: the potential is implied */
+    uint16_t parent[POTENTIALS];  /* what implied it (NONE: the start) */
+    uint16_t order[POTENTIALS];   /* the potentials in the order found */
+    uint32_t id;
+    int n;
+} Run;
+
+static Run runs[729];
+static uint32_t made[729], position, next_id;
+static const mask_t *cands;
+static uint16_t places[27][9];
+static bb_t digits[9];
+static Chains found;
+
+static int has(const Run *r, int p) { return r->mark[p] == r->id; }
+
+static void add(Run *r, int p, int parent) {
+    r->mark[p] = r->id;
+    r->parent[p] = (uint16_t)parent;
+    r->order[r->n++] = (uint16_t)p;
+}
+
+/* SE's run from the "on" `start` (implications() in the reference), stopped at its first
+ * contradiction. */
+static void run(Run *r, int start) {
+    r->id = ++next_id;
+    r->n = 0;
+    add(r, start, NONE);
+    int next_on = 0, next_off = 0;
+    for (;;) {
+        while (next_on < r->n && !(r->order[next_on] & 1)) next_on++;
+        if (next_on < r->n) {
+            int p = r->order[next_on++], cell = (p >> 1) / 9, d = (p >> 1) % 9, offs[28], n = 0;
+            for (unsigned m = cands[cell] & ~(1u << d); m; m &= m - 1) offs[n++] = (cell * 9 + low_bit_index(m)) * 2;
+            for (int j = 0; j < 20; j++) {
+                int c = T.se_peers[cell][j];
+                if (cands[c] >> d & 1) offs[n++] = (c * 9 + d) * 2;
+            }
+            for (int k = 0; k < n; k++) {
+                if (has(r, offs[k] | 1)) return;
+                if (!has(r, offs[k])) add(r, offs[k], p);
+            }
+            continue;
+        }
+        while (next_off < r->n && (r->order[next_off] & 1)) next_off++;
+        if (next_off >= r->n) return;
+        int p = r->order[next_off++], cell = (p >> 1) / 9, d = (p >> 1) % 9, ons[4], n = 0;
+        if (pop(cands[cell]) == 2) ons[n++] = (cell * 9 + low_bit_index(cands[cell] ^ (1u << d))) * 2 + 1;
+        for (int k = 0; k < 3; k++) {
+            int u = T.se_units_of[cell][k];
+            unsigned at = places[u][d];
+            if (pop(at) != 2) continue;
+            int a = UNITS[u][low_bit_index(at)], b = UNITS[u][low_bit_index(at & (at - 1))];
+            int q = ((a == cell ? b : a) * 9 + d) * 2 + 1, seen = 0;
+            for (int j = 0; j < n; j++) seen |= ons[j] == q;
+            if (!seen) ons[n++] = q;
+        }
+        for (int k = 0; k < n; k++) {
+            if (has(r, ons[k] ^ 1)) return;
+            if (!has(r, ons[k])) add(r, ons[k], p);
+        }
+    }
+}
+
+static Run *run_from(int p) {
+    Run *r = &runs[p >> 1];
+    if (made[p >> 1] != position) {
+        run(r, p);
+        made[p >> 1] = position;
+    }
+    return r;
+}
+
+/* The hints of `kind` from what every one of `outcomes` implies (in the first's order), "on"s
+ * then "off"s; `root`: the cause SE gives each chain's start (its cell, or 81 + the unit). */
+static void common(Run *const *outcomes, int n, int kind, int root) {
+    static uint16_t path[POTENTIALS], causes[9 * POTENTIALS];
+    int tenths = 0;
+    for (int k = 0; k < T.n; k++) {
+        if (T.rungs[k].apply == multiple_forcing_chain) tenths = T.rungs[k].tenths;
+    }
+    for (int on = 1; on >= 0; on--) {
+        const Run *first = outcomes[0];
+        for (int k = 0; k < first->n; k++) {
+            int q = first->order[k];
+            if ((q & 1) != on) continue;
+            int all = 1;
+            for (int m = 1; m < n && all; m++) all = has(outcomes[m], q);
+            if (!all) continue;
+            int cell = (q >> 1) / 9;
+            mask_t bit = (mask_t)(1u << (q >> 1) % 9);
+            mask_t removals[81] = {0};
+            removals[cell] = q & 1 ? (mask_t)(cands[cell] & ~bit) : bit;
+            if (!removals[cell]) continue;  /* SE's hint removes nothing: not worth it */
+            int complexity = 0, n_causes = 0;
+            uint64_t key = 0;
+            for (int m = 0; m < n; m++) {
+                int len = 0;
+                for (int p = q; p != NONE; p = outcomes[m]->parent[p]) path[len++] = (uint16_t)p;
+                for (int i = 0; i + 1 < len; i++) {
+                    if (path[i] & 1)
+                        causes[n_causes++] = (uint16_t)(chain_cause((const uint16_t(*)[9])places, path[i], path[i + 1]) * 9 + (path[i] >> 1) % 9);
+                }
+                causes[n_causes++] = (uint16_t)(root * 9 + (path[len - 1] >> 1) % 9);
+                complexity += len;
+                key = chains_key(0, path, len, key);
+            }
+            chains_add(&found, tenths / 10.0 + T.length_added[complexity - 2], complexity,
+                       T.forcing_kinds[kind], removals, causes, n_causes, key);
+        }
+    }
+}
+
+const Chains *every_multiple_chain(const mask_t *board) {
+    cands = board;
+    board_views(board, places, digits);
+    if (++position == 0) {
+        memset(made, 0, sizeof made);
+        position = 1;
+    }
+    chains_reset(&found);
+    for (int cell = 0; cell < 81; cell++) {
+        if (pop(cands[cell]) <= 2) continue;
+        Run *outcomes[9];
+        int n_out = 0;
+        for (unsigned m = cands[cell]; m; m &= m - 1) {
+            int d = low_bit_index(m);
+            Run *if_on = run_from((cell * 9 + d) * 2 + 1);
+            for (int k = 0; k < 3; k++) {
+                int u = T.se_units_of[cell][k];
+                unsigned at = places[u][d];
+                if (pop(at) < 2 || UNITS[u][low_bit_index(at)] != cell) continue;
+                Run *region[9];
+                int n = 0;
+                for (; at; at &= at - 1) {
+                    int c = UNITS[u][low_bit_index(at)];
+                    region[n++] = c == cell ? if_on : run_from((c * 9 + d) * 2 + 1);
+                }
+                common(region, n, HINT_REGION, 81 + u);
+            }
+            outcomes[n_out++] = if_on;
+        }
+        common(outcomes, n_out, HINT_CELL, cell);
+    }
+    chains_hand_over(&found);
+    return &found;
+}
