@@ -381,7 +381,7 @@ def rule_parents(
     return list(out)
 
 
-def _causes(cands: Sequence[int], chain: Sequence[int], on: int) -> list[tuple[int, int]]:
+def chain_causes(cands: Sequence[int], chain: Sequence[int], on: int) -> list[tuple[int, int]]:
     """The causes of the potentials of ``chain`` (each implied by the next; the last is the
     assumption) that are "on" when their state is ``on`` (1 as found, 0 reversed)."""
     return [
@@ -423,7 +423,7 @@ def _chains(graph: Graph, start: int) -> list[Chain]:
             forward = (*path, start)
             # SE's reversed cycle: every potential flipped, from the start on, each keeping the
             # cause it had.
-            causes = _causes(cands, forward, 1) + _causes(cands, forward, 0)[::-1]
+            causes = chain_causes(cands, forward, 1) + chain_causes(cands, forward, 0)[::-1]
             backward = tuple(p ^ 1 for p in reversed(forward))
             order = order_of(s.cycle, len(path), s.rank)
             out.append(Chain(order, removals, tuple(causes), (forward, backward), len(path)))
@@ -442,7 +442,7 @@ def _chains(graph: Graph, start: int) -> list[Chain]:
                 continue
             removals = ((cell, others),)
         order = order_of(s.forcing, len(chain), s.rank)
-        causes = _causes(cands, chain, 1)
+        causes = chain_causes(cands, chain, 1)
         out.append(Chain(order, removals, tuple(causes), (tuple(chain),), len(chain)))
     return out
 

@@ -39,7 +39,7 @@ from functools import lru_cache
 
 from solver.board import NOTHING, Board, Found, place, remove
 from solver.chains import LENGTH_BONUS
-from solver.cycles import Chain, cause, kept_once, order_of
+from solver.cycles import Chain, chain_causes, kept_once, order_of
 from solver.grid import POPCOUNT, SE_PEERS, SE_UNITS, SE_UNITS_OF, UNITS
 from solver.nested import Nested, by_cell, by_hash, eliminations
 
@@ -329,11 +329,7 @@ def _multiple_chains(
             paths = [_path(run, q) for run in outcomes]
             causes = []
             for path in paths:
-                causes += [
-                    (cause(cands, p, parent), (p >> 1) % 9)
-                    for p, parent in zip(path, path[1:], strict=False)
-                    if p & 1
-                ]
+                causes += chain_causes(cands, path, 1)
                 causes.append((root, (path[-1] >> 1) % 9))
             complexity = sum(len(path) for path in paths)
             order = order_of(multiple_forcing_chain, complexity, kind)
