@@ -82,9 +82,12 @@ def build_mix(data: Path, size: int) -> list[tuple[str, str]]:
     return mix
 
 
-def groups(data: Path, limit: int, reference_limit: int) -> list[Group]:
+def groups(
+    data: Path, limit: int, reference_limit: int, hardest_limit: int | None = None
+) -> list[Group]:
     """The mix, its part from each collection, the reference's sample of it (whole and per
-    collection), and forum_hardest_375 whole and sampled."""
+    collection), and forum_hardest_375 whole (or ``hardest_limit`` of it, a fixed-seed
+    sample) and sampled."""
     mix = build_mix(data, limit)
     sample = mix[:reference_limit]  # the mix is shuffled: a random sample of it
     names = [name for _, pooled in MIX for name in pooled]
@@ -93,6 +96,8 @@ def groups(data: Path, limit: int, reference_limit: int) -> list[Group]:
         out.append(Group(name, tuple(p for n, p in mix if n == name)))
         out.append(Group(name, tuple(p for n, p in sample if n == name), True))
     hardest = load(data / HARDEST)
+    if hardest_limit is not None and hardest_limit < len(hardest):
+        hardest = random.Random(SEED).sample(hardest, hardest_limit)
     out.append(Group(f"{HARDEST} (all)", tuple(hardest)))
     picked = random.Random(SEED).sample(hardest, min(50, len(hardest), reference_limit))
     out.append(Group(f"{HARDEST} (all)", tuple(picked), True))
@@ -229,6 +234,9 @@ def main() -> None:
     parser.add_argument("--backend", choices=["both", "native", "python"], default="both")
     parser.add_argument("--limit", type=int, default=10_000, help="puzzles in the mix")
     parser.add_argument("--reference-limit", type=int, default=500, help="the reference's sample")
+    parser.add_argument(
+        "--hardest-limit", type=int, help=f"puzzles of {HARDEST} timed whole (default: all)"
+    )
     parser.add_argument("--batch", type=int, default=1000, help="puzzles per native call")
     default_data = os.environ.get("SUDOKU_SHARED_DATA", str(ROOT.parent / "shared" / "data"))
     parser.add_argument("--data", type=Path, default=Path(default_data))
@@ -241,7 +249,7 @@ def main() -> None:
     missing = [b for b in backends if b not in solver.available()]
     if missing:
         sys.exit(f"backend {missing[0]} is not available: {solver.unavailable_reason()}")
-    all_groups = groups(args.data, args.limit, args.reference_limit)
+    all_groups = groups(args.data, args.limit, args.reference_limit, args.hardest_limit)
     print(
         f"solver {solver.SOLVER_VERSION}, Python {sys.version.split()[0]}, "
         f"backends {'+'.join(backends)}, one process, batches of {args.batch} (native), "

@@ -169,6 +169,9 @@ SE_CHAINS = frozenset(
         "nested_multiple_forcing_chain",
     }
 )
+# SE's nested forcing chains: the costliest of them (seconds a puzzle in the core; minutes in
+# the reference, whose parity tests keep to a few puzzles of them).
+NESTED_CHAINS = frozenset({"nested_forcing_chain", "nested_multiple_forcing_chain"})
 
 
 def _sukaku(rung: Rung) -> Rung:

@@ -195,13 +195,16 @@ SE_NESTED = [
 ]
 
 
-def test_nested_forcing_chains_follow_the_plus_form_at_ses_value_on_both_profiles() -> None:
+def test_nested_forcing_chains_follow_the_plus_form_level_by_level_at_ses_values() -> None:
+    """Levels 2 and 3 (9.5 and 10.0, SE's base) right after the (+) form, on both profiles,
+    within the chain budget."""
     for profile in PROFILES:
         names = [rung.name for rung in LADDERS[profile]]
         k = names.index("dynamic_forcing_chain_plus")
-        assert names[k + 1] == "nested_forcing_chain"
+        assert names[k + 1 : k + 3] == ["nested_forcing_chain", "nested_multiple_forcing_chain"]
     assert VALUES["nested_forcing_chain"] == 9.5
-    assert "nested_forcing_chain" in SE_CHAINS
+    assert VALUES["nested_multiple_forcing_chain"] == 10.0
+    assert {"nested_forcing_chain", "nested_multiple_forcing_chain"} <= SE_CHAINS
 
 
 def _position(puzzle: str, rung: str) -> Board:
@@ -253,11 +256,41 @@ def test_a_nested_run_rests_the_chains_it_applies_on_candidates_it_removed() -> 
     assert nested_offs > 0
 
 
-def test_nested_puzzles_get_ses_er_ep_and_ed_flagged_exact() -> None:
-    results = solver.solve_many([p for p, *_ in SE_NESTED], chain_budget=MAX_CHAIN_BUDGET)
-    for result, (_, er, ep, ed) in zip(results, SE_NESTED, strict=True):
+# The same for level 3 (NFC+MFC, 10.0 and SE's extra), three of the forum's hardest list.
+SE_NESTED_3 = [
+    (
+        "........7..2..96..8...6...3....92.....46..5...1..54.....5.4.9...3.....7.1.......8",
+        11.2,
+        11.2,
+        2.6,
+    ),
+    (
+        ".....5..4.9.....2...6.7.3.....7..8....86.....13..8......3.1.6...2......54......9.",
+        11.5,
+        11.5,
+        2.6,
+    ),
+    (
+        "..6..1....5..3....9..4....7..1....2..3..9....4..5....13.....68....3..2....2..8..3",
+        11.0,
+        1.2,
+        1.2,
+    ),
+]
+
+
+@pytest.mark.parametrize(
+    ("puzzles", "rung"),
+    [(SE_NESTED, "nested_forcing_chain"), (SE_NESTED_3, "nested_multiple_forcing_chain")],
+    ids=["level 2", "level 3"],
+)
+def test_nested_puzzles_get_ses_er_ep_and_ed_flagged_exact(
+    puzzles: list[tuple[str, float, float, float]], rung: str
+) -> None:
+    results = solver.solve_many([p for p, *_ in puzzles], chain_budget=MAX_CHAIN_BUDGET)
+    for result, (_, er, ep, ed) in zip(results, puzzles, strict=True):
         assert result.rating_exact
-        assert result.metrics.hardest_technique == "nested_forcing_chain"
+        assert result.metrics.hardest_technique == rung
         assert (result.difficulty_score, result.ep, result.ed) == (er, ep, ed)
 
 
@@ -308,3 +341,15 @@ def test_the_core_applies_the_same_nested_chains_with_the_same_parents(
         assert core.nested_eliminations(board, source, level, hash_order) == reference
         chained += sum(1 for *_, complexity in reference if complexity)
     assert chained > 0
+
+
+def test_sukaku_gets_sukakuexplainers_er_for_nested_chains() -> None:
+    """SukakuExplainer 1.15.12 rates these (three of level 2, one of level 3) as classic SE
+    does."""
+    puzzles = [*SE_NESTED[:3], SE_NESTED_3[0]]
+    results = solver.solve_many(
+        [p for p, *_ in puzzles], chain_budget=MAX_CHAIN_BUDGET, profile="sukaku"
+    )
+    assert [(r.rating_exact, r.difficulty_score) for r in results] == [
+        (True, er) for _, er, *_ in puzzles
+    ]

@@ -225,6 +225,12 @@ CASES = {
         "........5..6..87..3......9....1.7.4...7...8...4...6....9..8...3..16..4..5...2....",
         {"r5c4-9"},
     ),
+    # The forum's hardest list: its first nested step of level 3 (NFC+MFC) is a region chain
+    # of complexity 97, 10.9 (SE's ER for the puzzle, 11.0, is a later step's).
+    "nested_multiple_forcing_chain": (
+        "..4..3....7..8....2.81....6..3....9..8..2....1..7....3......45....8..9....9..5..8",
+        {"r2c9-2"},
+    ),
     # The estimate's rung, where SE's chains are not tried (chain budget 0): the same puzzle as
     # SE's multiple forcing chains above; each change agrees with the unique solution.
     "forcing_chain": (
