@@ -166,7 +166,6 @@ def test_the_core_matches_the_reference_on_every_line_of_the_bundled_samples(pat
         pytest.fail(verdict(found, len(lines)))
 
 
-
 def reaches_nested_chains(line: str) -> bool:
     """Whether a climb within the largest chain budget tries SE's nested chains on the puzzle
     of ``line`` (the core says: it takes them, or stalls before an estimate), where the

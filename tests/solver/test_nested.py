@@ -240,9 +240,16 @@ def test_every_forcing_chain_and_cycle_handed_on_is_true_and_the_first_is_ses_ch
 
 def test_a_nested_run_rests_the_chains_it_applies_on_candidates_it_removed() -> None:
     """Where the (+) form finds nothing, a level-2 run applies forcing chains and cycles on the
-    board it leaves: every such "off" rests on "off"s of the run and carries its chain."""
+    board it leaves: every such "off" rests on "off"s of the run and carries its chain; the
+    hint SE applies there is true."""
     board = _position(SE_NESTED[2][0], "nested_forcing_chain")
     assert best_hint(board.cands, DYNAMIC_PLUS) is None
+    hint = best_hint(board.cands, NESTED)
+    solution = solver.solve(SE_NESTED[2][0]).solution
+    assert hint is not None
+    assert solution is not None
+    cell, d = divmod(hint.target >> 1, 9)
+    assert (int(solution[cell]) == d + 1) == bool(hint.target & 1)  # a true conclusion
     nested_offs = 0
     for cell in range(81):
         for d in range(9):

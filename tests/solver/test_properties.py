@@ -9,10 +9,17 @@ from hypothesis import strategies as st
 import solver
 from solver.board import Board
 from solver.grid import BIT, PEERS
-from solver.ladder import ASSUMES_UNIQUENESS, LADDER, climb
+from solver.ladder import ASSUMES_UNIQUENESS, LADDER, NESTED_CHAINS, climb
 from tests.solver.grids import solved_grids
 
-SOUND_RUNGS = [rung for rung in LADDER if rung.name not in ASSUMES_UNIQUENESS]
+# SE's nested chains are left out too: on a puzzle where the ladder stalls the reference takes
+# minutes over them (their conclusions are checked against SE and the solution in
+# tests/solver/test_nested.py).
+SOUND_RUNGS = [
+    rung
+    for rung in LADDER
+    if rung.name not in ASSUMES_UNIQUENESS and rung.name not in NESTED_CHAINS
+]
 
 
 @st.composite
