@@ -149,10 +149,10 @@ SUKAKU_RULES: dict[str, Callable[[Board], Found]] = {
 }
 # Sudoku Explainer's cycles and forcing chains of one assumption (solver.cycles), aligned
 # triplet exclusion, its next chaining producer (solver.exclusion), and its chains of several
-# assumptions (solver.forcing): exact, but costly (about 45x the time of a mixed collection:
-# README, "The compiled core"), so a climb tries them only within its chain budget
-# (``ChainBudget``; 0, the default, never tries them). Aligned triplet exclusion must go with
-# the chains: SE tries it only when they find nothing.
+# assumptions (solver.forcing, solver.nested): exact, but costly (about 400x the time of a
+# mixed collection: README, "The compiled core"), so a climb tries them only within its chain
+# budget (``ChainBudget``; 0, the default, never tries them). Aligned triplet exclusion must go
+# with the chains: SE tries it only when they find nothing.
 SE_CHAINS = frozenset(
     {
         "bidirectional_x_cycle",
