@@ -22,7 +22,7 @@ found; its kind is the rung that fires.
 from __future__ import annotations
 
 import itertools
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import cache, lru_cache
 
@@ -259,16 +259,23 @@ def best_hint(cands: Sequence[int]) -> Hint | None:
         if limit_of(s.cycle, s.rank, best) < 4 and forcing_limit < 4:
             continue  # nothing this search finds could be the hint applied
         graph = Graph(cands, s)
-        for cell in range(81):
-            n = POPCOUNT[cands[cell]]
-            if n < 2 or (n > 2 and not s.bilocation):
-                continue
-            for d in range(9):
-                if cands[cell] >> d & 1:
-                    for hint in _hints(graph, (cell * 9 + d) * 2 + 1, best):
-                        if best is None or hint.order < best.order:
-                            best = hint
+        for start in starts(cands, s):
+            for hint in _hints(graph, start, best):
+                if best is None or hint.order < best.order:
+                    best = hint
     return best
+
+
+def starts(cands: Sequence[int], s: Links) -> Iterator[int]:
+    """The assumptions a search starts from, in SE's order: each candidate "on" of the cells of
+    two candidates or more (Y links only: of two)."""
+    for cell in range(81):
+        n = POPCOUNT[cands[cell]]
+        if n < 2 or (n > 2 and not s.bilocation):
+            continue
+        for d in range(9):
+            if cands[cell] >> d & 1:
+                yield (cell * 9 + d) * 2 + 1
 
 
 _last: tuple[tuple[int, ...], Hint | None] = ((), None)
@@ -455,13 +462,8 @@ def every_hint(cands: tuple[int, ...]) -> tuple[Chain, ...]:
     found: list[Chain] = []
     for s in SEARCHES:
         graph = Graph(cands, s)
-        for cell in range(81):
-            n = POPCOUNT[cands[cell]]
-            if n < 2 or (n > 2 and not s.bilocation):
-                continue
-            for d in range(9):
-                if cands[cell] >> d & 1:
-                    found += _chains(graph, (cell * 9 + d) * 2 + 1)
+        for start in starts(cands, s):
+            found += _chains(graph, start)
     return kept_once(found)
 
 

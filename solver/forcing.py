@@ -33,7 +33,7 @@ regions (box, row, column; a unit when its first place is met), then the cell's 
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -212,16 +212,23 @@ class Hint:
         return LENGTH_BONUS[self.complexity - 2]
 
 
+class Runs(dict[int, Run]):
+    """The runs of ``rule`` from "on" potentials of one board, each made once, when first
+    asked for (a region's chains reuse the cells' own)."""
+
+    def __init__(self, cands: Sequence[int], rule: Rule) -> None:
+        super().__init__()
+        self.cands, self.rule = cands, rule
+
+    def __missing__(self, p: int) -> Run:
+        run = self[p] = implications(self.cands, p, self.rule)
+        return run
+
+
 def best_hint(cands: Sequence[int], rule: Rule) -> Hint | None:
     """The hint of ``rule`` SE applies on the board of ``cands``, or None."""
     best: Hint | None = None
-    runs: dict[int, Run] = {}
-
-    def run_from(p: int) -> Run:
-        run = runs.get(p)
-        if run is None:
-            run = runs[p] = implications(cands, p, rule)
-        return run
+    runs = Runs(cands, rule)
 
     def offer(complexity: int, kind: int, target: int) -> None:
         nonlocal best
@@ -236,10 +243,11 @@ def best_hint(cands: Sequence[int], rule: Rule) -> Hint | None:
         for d in range(9):
             if cands[cell] >> d & 1:
                 p = (cell * 9 + d) * 2 + 1
-                if_on = run_from(p)
+                if_on = runs[p]
                 _binary(cands, p, if_on, n >= 3 and rule.dynamic and not rule.nishio, rule, offer)
                 if not rule.nishio:
-                    _regions(cands, cell, d, if_on, run_from, offer)
+                    for _, region in _regions(cands, cell, d, runs):
+                        _common(region, REGION, offer)
                     outcomes.append(if_on)
         if outcomes:
             _common(outcomes, CELL, offer)
@@ -272,29 +280,29 @@ def _binary(
 
 
 def _regions(
-    cands: Sequence[int],
-    cell: int,
-    d: int,
-    if_on: Run,
-    run_from: Callable[[int], Run],
-    offer: Callable[[int, int, int], None],
-) -> None:
-    """Region forcing chains of the digit in the cell's units first met at this cell."""
-    bit = 1 << d
-    for unit in SE_UNITS[cell]:
-        places = [c for c in unit if cands[c] & bit]
+    cands: Sequence[int], cell: int, d: int, runs: Runs
+) -> Iterator[tuple[int, list[Run]]]:
+    """The units (index into UNITS) where the digit's places are first met at this cell, in
+    SE's order, each with the runs from its places."""
+    for u in SE_UNITS_OF[cell]:
+        places = [c for c in UNITS[u] if cands[c] >> d & 1]
         if len(places) >= 2 and places[0] == cell:
-            runs = [if_on if c == cell else run_from((c * 9 + d) * 2 + 1) for c in places]
-            _common(runs, REGION, offer)
+            yield u, [runs[(c * 9 + d) * 2 + 1] for c in places]
 
 
-def _common(outcomes: list[Run], kind: int, offer: Callable[[int, int, int], None]) -> None:
-    """Offer what every one of ``outcomes`` implies (in the first's order), ons then offs."""
+def _implied_by_all(outcomes: list[Run]) -> Iterator[int]:
+    """What every one of ``outcomes`` implies, in the first's order, "on"s then "off"s."""
     for side in ("on", "off"):
         sets = [getattr(run, side) for run in outcomes]
         for q in sets[0]:
             if all(q in s for s in sets[1:]):
-                offer(complexity((run, q, None) for run in outcomes), kind, q)
+                yield q
+
+
+def _common(outcomes: list[Run], kind: int, offer: Callable[[int, int, int], None]) -> None:
+    """Offer what every one of ``outcomes`` implies."""
+    for q in _implied_by_all(outcomes):
+        offer(complexity((run, q, None) for run in outcomes), kind, q)
 
 
 # ---- every hint of multiple forcing chains, for the chains nesting them (SE's level 3) ----
@@ -317,24 +325,20 @@ def _multiple_chains(
     "on"s then "off"s, as ``cycles.Chain``s; ``root``: what SE gives as the cause of each
     chain's start (its cell, or 81 + the unit)."""
     out = []
-    for side in ("on", "off"):
-        sets = [getattr(run, side) for run in outcomes]
-        for q in sets[0]:
-            if not all(q in s for s in sets[1:]):
-                continue
-            cell, d = divmod(q >> 1, 9)
-            mask = cands[cell] & ~(1 << d) if q & 1 else 1 << d
-            if not mask:
-                continue  # SE's hint removes nothing: not worth it
-            paths = [_path(run, q) for run in outcomes]
-            causes = []
-            for path in paths:
-                causes += chain_causes(cands, path, 1)
-                causes.append((root, (path[-1] >> 1) % 9))
-            complexity = sum(len(path) for path in paths)
-            order = order_of(multiple_forcing_chain, complexity, kind)
-            key = tuple(tuple(path) for path in paths)
-            out.append(Chain(order, ((cell, mask),), tuple(causes), key, complexity))
+    for q in _implied_by_all(outcomes):
+        cell, d = divmod(q >> 1, 9)
+        mask = cands[cell] & ~(1 << d) if q & 1 else 1 << d
+        if not mask:
+            continue  # SE's hint removes nothing: not worth it
+        paths = [_path(run, q) for run in outcomes]
+        causes = []
+        for path in paths:
+            causes += chain_causes(cands, path, 1)
+            causes.append((root, (path[-1] >> 1) % 9))
+        complexity = sum(len(path) for path in paths)
+        order = order_of(multiple_forcing_chain, complexity, kind)
+        key = tuple(tuple(path) for path in paths)
+        out.append(Chain(order, ((cell, mask),), tuple(causes), key, complexity))
     return out
 
 
@@ -343,14 +347,7 @@ def every_multiple_hint(cands: tuple[int, ...]) -> tuple[Chain, ...]:
     """Every hint SE's multiple forcing chains give on the board of ``cands`` (cells of three
     candidates or more: each one's region chains, then its cell chains), in the order SE hands
     them on, each set of removals once (``cycles.kept_once``)."""
-    runs: dict[int, Run] = {}
-
-    def run_from(p: int) -> Run:
-        run = runs.get(p)
-        if run is None:
-            run = runs[p] = implications(cands, p, MULTIPLE)
-        return run
-
+    runs = Runs(cands, MULTIPLE)
     found: list[Chain] = []
     for cell in range(81):
         if POPCOUNT[cands[cell]] <= 2:
@@ -359,13 +356,9 @@ def every_multiple_hint(cands: tuple[int, ...]) -> tuple[Chain, ...]:
         for d in range(9):
             if not cands[cell] >> d & 1:
                 continue
-            if_on = run_from((cell * 9 + d) * 2 + 1)
-            for u in SE_UNITS_OF[cell]:
-                places = [c for c in UNITS[u] if cands[c] >> d & 1]
-                if len(places) >= 2 and places[0] == cell:
-                    region = [if_on if c == cell else run_from((c * 9 + d) * 2 + 1) for c in places]
-                    found += _multiple_chains(cands, region, REGION, 81 + u)
-            outcomes.append(if_on)
+            for u, region in _regions(cands, cell, d, runs):
+                found += _multiple_chains(cands, region, REGION, 81 + u)
+            outcomes.append(runs[(cell * 9 + d) * 2 + 1])
         found += _multiple_chains(cands, outcomes, CELL, cell)
     return kept_once(found)
 

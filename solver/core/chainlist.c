@@ -17,6 +17,13 @@ int grow_buffer(void **buf, uint32_t *cap, uint32_t need, size_t size) {
     return 1;
 }
 
+int rung_tenths(technique_fn rung) {
+    for (int k = 0; k < T.n; k++) {
+        if (T.rungs[k].apply == rung) return T.rungs[k].tenths;
+    }
+    return 0;
+}
+
 void board_views(const mask_t *cands, uint16_t places[27][9], bb_t digits[9]) {
     memset(places, 0, 27 * sizeof places[0]);
     memset(digits, 0, 9 * sizeof digits[0]);

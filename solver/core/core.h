@@ -71,7 +71,8 @@ extern const char *const CONTRADICTION_NAMES[CONTRADICTION_KINDS];
 
 #define MAX_RUNGS 64
 #define MAX_PROFILES 8            /* rating profiles: a ladder each (solver/ladder.py LADDERS) */
-#define MAX_LENGTH (2 * 729)      /* the longest chain: cells changed, or potentials (cycles.c) */
+#define POTENTIALS (2 * 729)      /* a candidate on or off: (cell * 9 + digit - 1) * 2 + on */
+#define MAX_LENGTH POTENTIALS     /* the longest chain: cells changed, or potentials (cycles.c) */
 #define MAX_HINT_LENGTH (9 * MAX_LENGTH)  /* the most potentials of a hint's chains (forcing.c) */
 #define MAX_COPIES 16
 #define NESTED_LEVELS 4           /* solver/nested.py LEVEL_RULES: levels 0 (none) to 3 */
@@ -258,6 +259,7 @@ typedef struct {
 } Chains;
 /* chainlist.c: recording them, and what the producers share */
 int grow_buffer(void **buf, uint32_t *cap, uint32_t need, size_t size);
+int rung_tenths(technique_fn rung);  /* the ladder's SE value of the rung applying `rung` */
 void board_views(const mask_t *cands, uint16_t places[27][9], bb_t digits[9]);
 int chain_cause(const uint16_t (*places)[9], int p, int parent);  /* cause() in the reference */
 uint64_t chains_key(int tag, const uint16_t *keys, int n, uint64_t h);  /* h: 0, or a key to extend */
@@ -268,6 +270,14 @@ void chains_hand_over(Chains *c);
 /* every hint of cycles and forcing chains (cycles.c), of multiple forcing chains (multiple.c) */
 const Chains *every_chain(const mask_t *cands);
 const Chains *every_multiple_chain(const mask_t *cands);
+
+/* forcing.c: what a potential implies in SE's runs (`y`: bivalue links too), shared by the runs
+ * of multiple.c; an "off"'s implications come with their parents (itself, and what `source`
+ * had that `board` lost and made them follow). */
+#define MAX_PARENTS 9                /* the implying potential and up to 8 removed with it */
+int on_to_off(const mask_t *board, int p, int y, int out[28]);
+int off_to_on(const mask_t *board, const mask_t *source, int p, int y, int out[4],
+              uint16_t par[4][MAX_PARENTS], int n_par[4]);
 
 /* ---- nested.c: the rules a chain of some level applies inside (solver/nested.py) ---- */
 typedef struct {

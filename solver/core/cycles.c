@@ -6,7 +6,6 @@
 
 #include "core.h"
 
-#define POTENTIALS (2 * 729)
 #define MAX_IMPLIED 28                          /* 8 other candidates + 20 peers */
 #define MAX_NODES (730 + 2 * 730 * MAX_IMPLIED) /* "on" once each, "off" per "on", cycle ends */
 #define NO_LIMIT MAX_LENGTH
@@ -22,13 +21,6 @@ static const Links SEARCHES[3] = {
     {1, 0, bidirectional_y_cycle, NULL, 3},
     {1, 1, bidirectional_cycle, forcing_xy_chain, 4},
 };
-
-static int tenths_of(technique_fn rung) {
-    for (int k = 0; k < T.n; k++) {
-        if (T.rungs[k].apply == rung) return T.rungs[k].tenths;
-    }
-    return 0;
-}
 
 /* ---- the implications of one search, each computed once (Graph) ----
  * Kept from one position to the next, a graph per search: what a potential implies depends
@@ -504,7 +496,7 @@ static void best_hint(const mask_t *cands, const uint16_t (*places)[9], const bb
     best->forcing_start = -1;
     for (int k = 0; k < 3; k++) {
         const Links *s = &SEARCHES[k];
-        int cycle_tenths = tenths_of(s->cycle), forcing_tenths = s->forcing ? tenths_of(s->forcing) : 0;
+        int cycle_tenths = rung_tenths(s->cycle), forcing_tenths = s->forcing ? rung_tenths(s->forcing) : 0;
         int cycles_possible = limit_of(cycle_tenths, s->rank, best, 0) >= 4;
         int forcing_possible = s->forcing && limit_of(forcing_tenths, s->rank, best, 0) >= 4;
         if (!cycles_possible && !forcing_possible) continue;  /* nothing it finds could win */
@@ -643,7 +635,7 @@ const Chains *every_chain(const mask_t *cands) {
     chains_reset(&found);
     for (int k = 0; k < 3; k++) {
         const Links *s = &SEARCHES[k];
-        int cycle_tenths = tenths_of(s->cycle), forcing_tenths = s->forcing ? tenths_of(s->forcing) : 0;
+        int cycle_tenths = rung_tenths(s->cycle), forcing_tenths = s->forcing ? rung_tenths(s->forcing) : 0;
         new_graph(k, cands, (const uint16_t(*)[9])places, digits);
         pruned = 0;
         int n_starts = starts_of(cands, s, starts);

@@ -11,8 +11,6 @@
 
 #include "core.h"
 
-#define POTENTIALS (2 * 729)
-#define MAX_PARENTS 9                /* the implying potential and up to 8 removed with it */
 
 
 typedef struct {
@@ -86,10 +84,23 @@ static void stop(Run *r, int on, const uint16_t *keys, int n, int fresh) {
     r->absurd_n[fresh] = (uint16_t)n;
 }
 
+/* What an "on" turns off: the cell's other candidates (with `y`), the digit in its peers. */
+int on_to_off(const mask_t *board, int p, int y, int out[28]) {
+    int cell = (p >> 1) / 9, d = (p >> 1) % 9, n = 0;
+    if (y) {
+        for (unsigned m = board[cell] & ~(1u << d); m; m &= m - 1) out[n++] = (cell * 9 + low_bit_index(m)) * 2;
+    }
+    for (int j = 0; j < 20; j++) {
+        int c = T.se_peers[cell][j];
+        if (board[c] >> d & 1) out[n++] = (c * 9 + d) * 2;
+    }
+    return n;
+}
+
 /* What an "off" turns on (at most the cell's other candidate and one per unit), each with its
  * parents: p and the candidates removed (dynamic runs) that made it follow. */
-static int off_to_on(const mask_t *board, const mask_t *source, int p, int y, int out[4],
-                     uint16_t par[4][MAX_PARENTS], int n_par[4]) {
+int off_to_on(const mask_t *board, const mask_t *source, int p, int y, int out[4],
+              uint16_t par[4][MAX_PARENTS], int n_par[4]) {
     int cell = (p >> 1) / 9, d = (p >> 1) % 9, n = 0;
     mask_t bit = (mask_t)(1u << d);
     if (y && pop(board[cell]) == 2) {
@@ -139,17 +150,9 @@ static void implications(Run *r, const mask_t *cands, int start, Rule rule) {
     for (;;) {
         while (next_on < r->n && !(nodes[r->first + next_on].key & 1)) next_on++;
         if (next_on < r->n) {
-            int p = nodes[r->first + next_on++].key, cell = (p >> 1) / 9, d = (p >> 1) % 9;
+            int p = nodes[r->first + next_on++].key;
             uint16_t from = (uint16_t)p;
-            int offs[28], n = 0;
-            if (y) {
-                for (unsigned m = board[cell] & ~(1u << d); m; m &= m - 1)
-                    offs[n++] = (cell * 9 + low_bit_index(m)) * 2;
-            }
-            for (int j = 0; j < 20; j++) {
-                int c = T.se_peers[cell][j];
-                if (board[c] >> d & 1) offs[n++] = (c * 9 + d) * 2;
-            }
+            int offs[28], n = on_to_off(board, p, y, offs);
             for (int k = 0; k < n; k++) {
                 int q = offs[k];
                 if (r->node_of[q | 1]) {

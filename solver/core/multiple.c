@@ -7,7 +7,6 @@
 
 #include "core.h"
 
-#define POTENTIALS (2 * 729)
 #define NONE 0xFFFF
 
 typedef struct {
@@ -43,12 +42,7 @@ static void run(Run *r, int start) {
     for (;;) {
         while (next_on < r->n && !(r->order[next_on] & 1)) next_on++;
         if (next_on < r->n) {
-            int p = r->order[next_on++], cell = (p >> 1) / 9, d = (p >> 1) % 9, offs[28], n = 0;
-            for (unsigned m = cands[cell] & ~(1u << d); m; m &= m - 1) offs[n++] = (cell * 9 + low_bit_index(m)) * 2;
-            for (int j = 0; j < 20; j++) {
-                int c = T.se_peers[cell][j];
-                if (cands[c] >> d & 1) offs[n++] = (c * 9 + d) * 2;
-            }
+            int p = r->order[next_on++], offs[28], n = on_to_off(cands, p, 1, offs);
             for (int k = 0; k < n; k++) {
                 if (has(r, offs[k] | 1)) return;
                 if (!has(r, offs[k])) add(r, offs[k], p);
@@ -57,17 +51,9 @@ static void run(Run *r, int start) {
         }
         while (next_off < r->n && (r->order[next_off] & 1)) next_off++;
         if (next_off >= r->n) return;
-        int p = r->order[next_off++], cell = (p >> 1) / 9, d = (p >> 1) % 9, ons[4], n = 0;
-        if (pop(cands[cell]) == 2) ons[n++] = (cell * 9 + low_bit_index(cands[cell] ^ (1u << d))) * 2 + 1;
-        for (int k = 0; k < 3; k++) {
-            int u = T.se_units_of[cell][k];
-            unsigned at = places[u][d];
-            if (pop(at) != 2) continue;
-            int a = UNITS[u][low_bit_index(at)], b = UNITS[u][low_bit_index(at & (at - 1))];
-            int q = ((a == cell ? b : a) * 9 + d) * 2 + 1, seen = 0;
-            for (int j = 0; j < n; j++) seen |= ons[j] == q;
-            if (!seen) ons[n++] = q;
-        }
+        int p = r->order[next_off++], ons[4], n_par[4];
+        uint16_t par[4][MAX_PARENTS];
+        int n = off_to_on(cands, cands, p, 1, ons, par, n_par);  /* not dynamic: p the parent */
         for (int k = 0; k < n; k++) {
             if (has(r, ons[k] ^ 1)) return;
             if (!has(r, ons[k])) add(r, ons[k], p);
@@ -86,12 +72,8 @@ static Run *run_from(int p) {
 
 /* The hints of `kind` from what every one of `outcomes` implies (in the first's order), "on"s
  * then "off"s; `root`: the cause SE gives each chain's start (its cell, or 81 + the unit). */
-static void common(Run *const *outcomes, int n, int kind, int root) {
+static void common(Run *const *outcomes, int n, int kind, int root, int tenths) {
     static uint16_t path[POTENTIALS], causes[9 * POTENTIALS];
-    int tenths = 0;
-    for (int k = 0; k < T.n; k++) {
-        if (T.rungs[k].apply == multiple_forcing_chain) tenths = T.rungs[k].tenths;
-    }
     for (int on = 1; on >= 0; on--) {
         const Run *first = outcomes[0];
         for (int k = 0; k < first->n; k++) {
@@ -132,6 +114,7 @@ const Chains *every_multiple_chain(const mask_t *board) {
         position = 1;
     }
     chains_reset(&found);
+    int tenths = rung_tenths(multiple_forcing_chain);
     for (int cell = 0; cell < 81; cell++) {
         if (pop(cands[cell]) <= 2) continue;
         Run *outcomes[9];
@@ -149,11 +132,11 @@ const Chains *every_multiple_chain(const mask_t *board) {
                     int c = UNITS[u][low_bit_index(at)];
                     region[n++] = c == cell ? if_on : run_from((c * 9 + d) * 2 + 1);
                 }
-                common(region, n, HINT_REGION, 81 + u);
+                common(region, n, HINT_REGION, 81 + u, tenths);
             }
             outcomes[n_out++] = if_on;
         }
-        common(outcomes, n_out, HINT_CELL, cell);
+        common(outcomes, n_out, HINT_CELL, cell, tenths);
     }
     chains_hand_over(&found);
     return &found;

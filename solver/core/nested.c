@@ -9,7 +9,6 @@
 
 #include "core.h"
 
-#define POTENTIALS (2 * 729)
 
 /* An instance's eliminations as built, then put in the profile's order and emitted. */
 typedef struct {
@@ -20,6 +19,11 @@ typedef struct {
 
 /* Emit the removals (classic: by cell; SukakuExplainer: as a Java HashMap keyed by cell
  * index orders them) with the instance's parents; returns the eliminations now in `out`. */
+static void add_removal(Removals *rm, int cell, unsigned digits) {
+    rm->cell[rm->n] = (uint8_t)cell;
+    rm->digits[rm->n++] = (mask_t)digits;
+}
+
 /* Room for `need` eliminations. */
 static void reserve(Eliminations *out, uint32_t need) {
     if (need <= out->cap) return;
@@ -98,8 +102,7 @@ static void locking(const mask_t *board, const mask_t *source, int hash_order, E
             for (int j = 0; j < 9; j++) {
                 int c = UNITS[v][j];
                 if (!in_unit(u, c) && (board[c] & bit)) {
-                    rm.cell[rm.n] = (uint8_t)c;
-                    rm.digits[rm.n++] = bit;
+                    add_removal(&rm, c, bit);
                 }
             }
             if (!rm.n) continue;
@@ -142,8 +145,7 @@ static void hidden_pairs(const mask_t *board, const mask_t *source, int hash_ord
                 int c = UNITS[u][j];
                 if (cells >> j & 1) {
                     if (board[c] & ~pair) {
-                        rm.cell[rm.n] = (uint8_t)c;
-                        rm.digits[rm.n++] = (mask_t)(board[c] & ~pair);
+                        add_removal(&rm, c, board[c] & ~pair);
                     }
                 } else {
                     if (source[c] >> a & 1) par[n_par++] = (uint16_t)((c * 9 + a) * 2);
@@ -167,8 +169,7 @@ static void naked_pairs(const mask_t *board, const mask_t *source, int hash_orde
             for (int j = 0; j < 9; j++) {
                 int c = UNITS[u][j];
                 if (c != x && c != y && (board[c] & pair)) {
-                    rm.cell[rm.n] = (uint8_t)c;
-                    rm.digits[rm.n++] = (mask_t)(board[c] & pair);
+                    add_removal(&rm, c, board[c] & pair);
                 }
             }
             if (!rm.n) continue;
@@ -214,8 +215,7 @@ static void x_wings(const mask_t *board, const mask_t *source, int hash_order, E
                     for (int m = 0; m < 9; m++) {
                         int c = UNITS[cover + k][m];
                         if (m != i && m != j && (board[c] & bit)) {
-                            rm.cell[rm.n] = (uint8_t)c;
-                            rm.digits[rm.n++] = bit;
+                            add_removal(&rm, c, bit);
                         }
                     }
                 }
@@ -263,8 +263,7 @@ static void chain_rule(const Chains *all, const mask_t *board, const mask_t *sou
         }
         Removals rm = {0};
         for (uint32_t k = 0; k < chain->n_removals; k++) {
-            rm.cell[rm.n] = all->cell[chain->removals + k];
-            rm.digits[rm.n++] = all->mask[chain->removals + k];
+            add_removal(&rm, all->cell[chain->removals + k], all->mask[chain->removals + k]);
         }
         emit_chain(&rm, par, n_par, hash_order, out, chain->key, chain->complexity);
     }

@@ -27,7 +27,6 @@ from hypothesis.control import currently_in_test_context
 import solver
 from solver import engine
 from solver.grid import to_text
-from solver.ladder import MAX_CHAIN_BUDGET, NESTED_CHAINS
 from tests.conftest import UNDER_CI, shared_file
 from tests.solver import grids
 from tests.solver.parity import (
@@ -54,11 +53,6 @@ SAMPLE_SIZES = {
     "se_rated_6k.csv": 60,  # (47 ms)
     "qqwing_graded_4k.csv": 150,  # (9 ms)
 }
-# SE's chains as the sample tries them, where not CHAIN_BUDGETS: the forum's hardest puzzles,
-# and puzzles of several solutions (which stall), reach SE's nested chains, on which the
-# reference takes minutes a puzzle; the core and the reference are compared on them in
-# tests/solver/test_nested.py.
-SAMPLE_CHAIN_BUDGETS = {"forum_hardest_375.txt": (0,), "multi_solution_10k.txt": (0,)}
 CHUNK = 250  # puzzles per batch handed to the core, and per job of the pool
 PROCESSES = 2
 BUDGET = solver.DEFAULT_NODE_BUDGET
@@ -110,7 +104,7 @@ def test_the_core_matches_the_reference_on_a_sample_of_each_shared_collection(na
     """A fixed-seed sample of each shared collection: identical results, field by field."""
     numbered = numbered_puzzles(name)
     sample = sorted(random.Random(name).sample(numbered, SAMPLE_SIZES[name]))
-    found = mismatches(name, sample, SAMPLE_CHAIN_BUDGETS.get(name, CHAIN_BUDGETS))
+    found = mismatches(name, sample)
     if found:
         pytest.fail(verdict(found, len(sample)))
 
@@ -143,7 +137,7 @@ def test_the_core_matches_the_reference_where_ses_cycles_and_forcing_chains_deci
         (n, p) for n, p in numbered_puzzles(name) if rated[p] and 6.5 <= float(rated[p]) < 7.5
     ]
     sample = sorted(random.Random("chains").sample(chains, 60))
-    found = mismatches(name, sample, SAMPLE_CHAIN_BUDGETS.get(name, CHAIN_BUDGETS))
+    found = mismatches(name, sample)
     if found:
         pytest.fail(verdict(found, len(sample)))
 
@@ -159,22 +153,9 @@ def sample_lines(path: Path) -> list[tuple[int, str]]:
 def test_the_core_matches_the_reference_on_every_line_of_the_bundled_samples(path: Path) -> None:
     """Each puzzle line of samples/*.txt, bad ones too: the same result or the same error."""
     lines = sample_lines(path)
-    nested = [(n, line) for n, line in lines if reaches_nested_chains(line)]
-    found = mismatches(path.name, [x for x in lines if x not in nested])
-    found += mismatches(path.name, nested, (0,)) if nested else []
+    found = mismatches(path.name, lines)
     if found:
         pytest.fail(verdict(found, len(lines)))
-
-
-def reaches_nested_chains(line: str) -> bool:
-    """Whether a climb within the largest chain budget tries SE's nested chains on the puzzle
-    of ``line`` (the core says: it takes them, or stalls before an estimate), where the
-    reference takes minutes; those puzzles are compared with SE's chains not tried."""
-    try:
-        result = solver.solve(line, chain_budget=MAX_CHAIN_BUDGET)
-    except solver.PuzzleFormatError:
-        return False
-    return bool(NESTED_CHAINS & set(result.metrics.technique_counts)) or not result.rating_exact
 
 
 def test_a_batch_with_a_bad_line_names_its_index_as_the_reference_does(
