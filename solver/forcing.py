@@ -39,8 +39,8 @@ from functools import lru_cache
 
 from solver.board import NOTHING, Board, Found, place, remove
 from solver.chains import LENGTH_BONUS
-from solver.cycles import Chain, chain_causes, kept_once, order_of
-from solver.grid import POPCOUNT, SE_PEERS, SE_UNITS, SE_UNITS_OF, UNITS
+from solver.cycles import Chain, Technique, chain_causes, kept_once, order_of
+from solver.grid import POPCOUNT, SE_PEERS, SE_UNITS_OF, UNITS
 from solver.nested import Nested, by_cell, by_hash, eliminations
 
 # SE's order among hints of equal complexity (its hints' sort keys; the core reads them).
@@ -63,15 +63,17 @@ class Rule:
 
 class Run:
     """The potentials implied by an assumption, each with its parents, in the order found, the
-    nested chain each "off" a rule inside the run gave rests on, and the contradiction that
-    stopped it: (on potential, its parents), (off potential, its)."""
+    nested chain each "off" a rule inside the run gave rests on, the cause of each "on" but the
+    start (``cycles.cause``: its cell, or 81 + the unit), and the contradiction that stopped
+    it: (on potential, its parents), (off potential, its)."""
 
-    __slots__ = ("absurd", "nested", "off", "on")
+    __slots__ = ("absurd", "cause", "nested", "off", "on")
 
     def __init__(self) -> None:
         self.on: dict[int, Parents] = {}
         self.off: dict[int, Parents] = {}
         self.nested: dict[int, Nested] = {}
+        self.cause: dict[int, int] = {}
         self.absurd: tuple[tuple[int, Parents], tuple[int, Parents]] | None = None
 
     def ancestry(self, p: int, parents: Parents | None = None) -> set[int]:
@@ -90,6 +92,11 @@ class Run:
         assert self.absurd is not None
         (on, on_parents), (off, off_parents) = self.absurd
         return [(self, on, on_parents), (self, off, off_parents)]
+
+
+# A hint's chains: each a run, the potential it leads to, and that one's parents when it is
+# not a node of the run (a contradiction's second potential).
+ChainsOf = list[tuple[Run, int, Parents | None]]
 
 
 def complexity(chains: Iterable[tuple[Run, int, Parents | None]]) -> int:
@@ -118,26 +125,29 @@ def _on_to_off(cands: Sequence[int], p: int, y: bool) -> list[int]:
 
 def _off_to_on(
     cands: Sequence[int], source: Sequence[int], p: int, y: bool
-) -> list[tuple[int, Parents]]:
-    """What an "off" turns on, each with its parents: ``p`` and the candidates the run removed
-    that made it follow (``source``: the board the run started from)."""
+) -> list[tuple[int, Parents, int]]:
+    """What an "off" turns on, each with its parents (``p`` and the candidates the run removed
+    that made it follow; ``source``: the board the run started from) and its cause (the cell,
+    or 81 + the unit)."""
     cell, d = divmod(p >> 1, 9)
     bit = 1 << d
-    out: dict[int, Parents] = {}
+    out: dict[int, tuple[Parents, int]] = {}
     if y and POPCOUNT[cands[cell]] == 2:
         other = (cands[cell] ^ bit).bit_length() - 1
         gone = source[cell] & ~cands[cell]
         out[(cell * 9 + other) * 2 + 1] = (
-            p,
-            *((cell * 9 + e) * 2 for e in range(9) if gone >> e & 1),
+            (p, *((cell * 9 + e) * 2 for e in range(9) if gone >> e & 1)),
+            cell,
         )
-    for unit in SE_UNITS[cell]:
+    for u in SE_UNITS_OF[cell]:
+        unit = UNITS[u]
         places = [c for c in unit if cands[c] & bit]
         if len(places) == 2:
             q = (places[places[0] == cell] * 9 + d) * 2 + 1
             if q not in out:
-                out[q] = (p, *((c * 9 + d) * 2 for c in unit if source[c] & ~cands[c] & bit))
-    return list(out.items())
+                gone_here = (c for c in unit if source[c] & ~cands[c] & bit)
+                out[q] = ((p, *((c * 9 + d) * 2 for c in gone_here)), 81 + u)
+    return [(q, parents, why) for q, (parents, why) in out.items()]
 
 
 def implications(cands: Sequence[int], start: int, rule: Rule) -> Run:
@@ -188,12 +198,14 @@ def _turn_on(
     if rule.dynamic:
         cell, d = divmod(p >> 1, 9)
         board[cell] &= ~(1 << d)
-    for q, parents in made:
+    for q, parents, why in made:
         if q ^ 1 in off:
+            run.cause[q] = why
             run.absurd = ((q, parents), (q ^ 1, off[q ^ 1]))
             return
         if q not in on:
             on[q] = parents
+            run.cause[q] = why
             pending.append(q)
 
 
@@ -244,7 +256,9 @@ def best_hint(cands: Sequence[int], rule: Rule) -> Hint | None:
             if cands[cell] >> d & 1:
                 p = (cell * 9 + d) * 2 + 1
                 if_on = runs[p]
-                _binary(cands, p, if_on, n >= 3 and rule.dynamic and not rule.nishio, rule, offer)
+                doubles = n >= 3 and rule.dynamic and not rule.nishio
+                for kind, target, chains in _binary(cands, p, if_on, doubles, rule):
+                    offer(complexity(chains), kind, target)
                 if not rule.nishio:
                     for _, region in _regions(cands, cell, d, runs):
                         _common(region, REGION, offer)
@@ -255,28 +269,23 @@ def best_hint(cands: Sequence[int], rule: Rule) -> Hint | None:
 
 
 def _binary(
-    cands: Sequence[int],
-    p: int,
-    if_on: Run,
-    doubles: bool,
-    rule: Rule,
-    offer: Callable[[int, int, int], None],
-) -> None:
+    cands: Sequence[int], p: int, if_on: Run, doubles: bool, rule: Rule
+) -> Iterator[tuple[int, int, ChainsOf]]:
     """Contradiction forcing chains of a candidate, on and off, and its double forcing chains
-    (what follows from both)."""
+    (what follows from both), in SE's order: each hint's kind, target and chains."""
     contradictions = rule.dynamic or rule.nishio
     if not (contradictions or doubles):
         return
     if_off = implications(cands, p ^ 1, rule)
     if contradictions and if_on.absurd:
-        offer(complexity(if_on.absurd_chains()), CONTRADICTION, p ^ 1)
+        yield CONTRADICTION, p ^ 1, if_on.absurd_chains()
     if contradictions and if_off.absurd:
-        offer(complexity(if_off.absurd_chains()), CONTRADICTION, p)
+        yield CONTRADICTION, p, if_off.absurd_chains()
     if doubles:
         for side_on, side_off in ((if_on.on, if_off.on), (if_on.off, if_off.off)):
             for q in side_on:
                 if q in side_off:
-                    offer(complexity([(if_on, q, None), (if_off, q, None)]), DOUBLE, q)
+                    yield DOUBLE, q, [(if_on, q, None), (if_off, q, None)]
 
 
 def _regions(
@@ -363,6 +372,94 @@ def every_multiple_hint(cands: tuple[int, ...]) -> tuple[Chain, ...]:
     return kept_once(found)
 
 
+# ---- every hint of dynamic forcing chains, for the chains nesting them (SE's level 4) ----
+
+
+def _walk(run: Run, p: int, parents: Parents | None) -> list[int]:
+    """SE's getChain: the potentials ``p`` rests on, itself first, breadth first through each
+    one's parents in order, each once (``parents``: its own, when it is not a node of the run,
+    as a contradiction's second potential is not)."""
+    out: list[int] = []
+    seen: set[int] = set()
+    layer = [p]
+    while layer:
+        nxt: list[int] = []
+        for q in layer:
+            if q not in seen:
+                seen.add(q)
+                out.append(q)
+                if q == p and parents is not None:
+                    nxt += parents
+                else:
+                    nxt += (run.on if q & 1 else run.off)[q]
+        layer = nxt
+    return out
+
+
+def _dynamic_chain(
+    cands: Sequence[int],
+    rung: Technique,
+    kind: int,
+    target: int,
+    chains: ChainsOf,
+    root: int | None,
+) -> Chain | None:
+    """A hint of dynamic forcing chains as ``cycles.Chain`` (None when it removes nothing):
+    ``target`` is what it concludes, ``chains`` its chains (run, potential, own parents), and
+    ``root`` the cause SE gives each chain's start (its cell, 81 + the unit, or None for the
+    chains of one candidate on and off)."""
+    cell, d = divmod(target >> 1, 9)
+    mask = cands[cell] & ~(1 << d) if target & 1 else 1 << d
+    if not mask:
+        return None
+    causes, key = [], []
+    for run, q, parents in chains:
+        walk = _walk(run, q, parents)
+        key.append(tuple(walk))
+        for p in walk:
+            why = run.cause.get(p, root) if p & 1 else None
+            if why is not None:
+                causes.append((why, (p >> 1) % 9))
+    total = complexity(chains)
+    order = order_of(rung, total, kind)
+    return Chain(order, ((cell, mask),), tuple(causes), tuple(key), total)
+
+
+@lru_cache(maxsize=256)
+def every_dynamic_hint(cands: tuple[int, ...]) -> tuple[Chain, ...]:
+    """Every hint SE's dynamic forcing chains give on the board of ``cands`` (cells of two
+    candidates or more: each candidate's contradictions, on then off, its doubles, its region
+    chains, then the cell's chains), in the order SE hands them on, each set of removals once
+    (``cycles.kept_once``)."""
+    runs = Runs(cands, DYNAMIC)
+    found: list[Chain] = []
+
+    def add(kind: int, target: int, chains: ChainsOf, root: int | None) -> None:
+        chain = _dynamic_chain(cands, dynamic_forcing_chain, kind, target, chains, root)
+        if chain is not None:
+            found.append(chain)
+
+    for cell in range(81):
+        n = POPCOUNT[cands[cell]]
+        if n < 2:
+            continue
+        outcomes = []
+        for d in range(9):
+            if not cands[cell] >> d & 1:
+                continue
+            p = (cell * 9 + d) * 2 + 1
+            if_on = runs[p]
+            for kind, target, chains in _binary(cands, p, if_on, n >= 3, DYNAMIC):
+                add(kind, target, chains, None)
+            for u, region in _regions(cands, cell, d, runs):
+                for q in _implied_by_all(region):
+                    add(REGION, q, [(run, q, None) for run in region], 81 + u)
+            outcomes.append(if_on)
+        for q in _implied_by_all(outcomes):
+            add(CELL, q, [(run, q, None) for run in outcomes], cell)
+    return kept_once(found)
+
+
 NISHIO = Rule(multiple=False, dynamic=True, nishio=True)
 MULTIPLE = Rule(multiple=True, dynamic=False, nishio=False)
 DYNAMIC = Rule(multiple=True, dynamic=True, nishio=False)
@@ -372,6 +469,7 @@ NESTED = Rule(multiple=True, dynamic=True, nishio=False, level=2)
 SUKAKU_NESTED = Rule(multiple=True, dynamic=True, nishio=False, level=2, hash_order=True)
 NESTED_MULTIPLE = Rule(multiple=True, dynamic=True, nishio=False, level=3)
 SUKAKU_NESTED_MULTIPLE = Rule(multiple=True, dynamic=True, nishio=False, level=3, hash_order=True)
+NESTED_DYNAMIC = Rule(multiple=True, dynamic=True, nishio=False, level=4)
 # SE's producers of chains of several assumptions, in its order (the core reads their flags).
 RULES = (
     NISHIO,
@@ -383,6 +481,7 @@ RULES = (
     SUKAKU_NESTED,
     NESTED_MULTIPLE,
     SUKAKU_NESTED_MULTIPLE,
+    NESTED_DYNAMIC,
 )
 
 
@@ -445,3 +544,10 @@ def nested_multiple_forcing_chain(board: Board) -> Found:
 def sukaku_nested_multiple_forcing_chain(board: Board) -> Found:
     """The same, as SukakuExplainer takes the nested rules' eliminations."""
     return _apply(board, SUKAKU_NESTED_MULTIPLE)
+
+
+def nested_dynamic_forcing_chain(board: Board) -> Found:
+    """SE's nested forcing chains of level 4: dynamic forcing chains "(+)" that also apply SE's
+    dynamic forcing chains inside each chain (in place of the forcing chains and multiple
+    forcing chains of levels 2 and 3, which they cover)."""
+    return _apply(board, NESTED_DYNAMIC)

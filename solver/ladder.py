@@ -102,7 +102,9 @@ LADDER: tuple[Rung, ...] = (
     Rung("nested_forcing_chain", 9.5, t.nested_forcing_chain),
     # Level 3: also applying its multiple forcing chains inside each chain.
     Rung("nested_multiple_forcing_chain", 10.0, t.nested_multiple_forcing_chain),
-    # Beyond them, the estimate's fallback (SE's nested forcing chains of levels 4 and 5).
+    # Level 4 (classic SE only): dynamic forcing chains inside each chain, in place of both.
+    Rung("nested_dynamic_forcing_chain", 10.5, t.nested_dynamic_forcing_chain),
+    # Beyond them, the estimate's fallback (SE's nested forcing chains of level 5).
     Rung("forcing_chain", 6.6, t.forcing_chain),
 )
 VALUES = {rung.name: rung.value for rung in LADDER}
@@ -135,6 +137,9 @@ SUKAKU_ONLY = frozenset(
         "vwxyz_wing",
     }
 )
+# Rungs only classic SE has: SukakuExplainer 1.15.12 nests its chains beyond level 3 its own way
+# (its own nesting limits), so the sukaku profile stops at level 3 and estimates beyond it.
+CLASSIC_ONLY = frozenset({"nested_dynamic_forcing_chain"})
 # Rules SukakuExplainer finds its own way (lkSudoku's changes, on by default there): the same
 # rungs, names and values, applied by these functions on the sukaku ladder.
 SUKAKU_RULES: dict[str, Callable[[Board], Found]] = {
@@ -167,11 +172,14 @@ SE_CHAINS = frozenset(
         "dynamic_forcing_chain_plus",
         "nested_forcing_chain",
         "nested_multiple_forcing_chain",
+        "nested_dynamic_forcing_chain",
     }
 )
 # SE's nested forcing chains: the costliest of them (seconds a puzzle in the core; minutes in
 # the reference, whose parity tests keep to a few puzzles of them).
-NESTED_CHAINS = frozenset({"nested_forcing_chain", "nested_multiple_forcing_chain"})
+NESTED_CHAINS = frozenset(
+    {"nested_forcing_chain", "nested_multiple_forcing_chain", "nested_dynamic_forcing_chain"}
+)
 
 
 def _sukaku(rung: Rung) -> Rung:
@@ -181,7 +189,7 @@ def _sukaku(rung: Rung) -> Rung:
 
 LADDERS: dict[str, tuple[Rung, ...]] = {
     "classic": tuple(rung for rung in LADDER if rung.name not in SUKAKU_ONLY),
-    "sukaku": tuple(_sukaku(rung) for rung in LADDER),
+    "sukaku": tuple(_sukaku(rung) for rung in LADDER if rung.name not in CLASSIC_ONLY),
 }
 # Every rung of every profile, once each: LADDER's, each SukakuExplainer variant after its twin.
 RUNGS = tuple(dict.fromkeys(variant for rung in LADDER for variant in (rung, _sukaku(rung))))

@@ -104,9 +104,10 @@ def core_tables() -> dict[str, Any]:
         "nested_set_units": nested.SET_UNITS,
         "nested_fish_lines": [u for lines in nested.FISH_LINES for u in lines],
         "nested_pairs": [k for pair in nested.PAIRS for k in pair],
-        # How many of the rules (those of the deepest level, in order) each level applies.
+        # The rules each level applies: bit k for nested.RULE_ORDER[k].
         "nested_level_rules": [
-            len(nested.LEVEL_RULES.get(level, ())) for level in range(max(nested.LEVEL_RULES) + 1)
+            sum(1 << nested.RULE_ORDER.index(rule) for rule in nested.LEVEL_RULES.get(level, ()))
+            for level in range(max(nested.LEVEL_RULES) + 1)
         ],
         # SukakuExplainer's extras: strong-linked fishes', and wings' ([size - 4][largest cell]).
         "link_bonus": links.LINK_BONUS,

@@ -18,9 +18,9 @@ Potentials are written as in ``solver.forcing``: ``(cell * 9 + digit - 1) * 2 + 
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 
-from solver.cycles import every_hint, rule_parents
+from solver.cycles import Chain, every_hint, rule_parents
 from solver.grid import POPCOUNT, ROWS, UNITS
 
 # A nested chain's identity (SE's FullChain: its chains' potentials) and complexity.
@@ -194,9 +194,7 @@ def forcing_chains(
     """SE's "Forcing Chains & Cycles" (``solver.cycles``), every hint it hands on, in its order:
     parents, the candidates gone from the cells and units that made its chains' "on"s follow
     (SE's ``getRuleParents``); the chain itself adds its complexity to the hint nesting it."""
-    for chain in every_hint(tuple(board)):
-        parents = rule_parents(chain.causes, source, board)
-        yield list(chain.removals), parents, (chain.key, chain.complexity)
+    return _instances(every_hint(tuple(board)), source, board)
 
 
 def multiple_chains(
@@ -207,15 +205,42 @@ def multiple_chains(
     or by the region, as SE counts it)."""
     from solver.forcing import every_multiple_hint  # solver.forcing runs the chains nesting these
 
-    for chain in every_multiple_hint(tuple(board)):
+    return _instances(every_multiple_hint(tuple(board)), source, board)
+
+
+def dynamic_chains(
+    board: Sequence[int], source: Sequence[int], places: Places
+) -> Iterator[Instance]:
+    """SE's dynamic forcing chains (``forcing.every_dynamic_hint``), every hint it hands on, in
+    its order; parents as for ``multiple_chains``, through every parent of its chains' "on"s
+    (a dynamic chain's "on" also rests on the candidates its run removed)."""
+    from solver.forcing import every_dynamic_hint  # solver.forcing runs the chains nesting these
+
+    return _instances(every_dynamic_hint(tuple(board)), source, board)
+
+
+def _instances(
+    hints: Iterable[Chain], source: Sequence[int], board: Sequence[int]
+) -> Iterator[Instance]:
+    """A chain producer's hints as instances: parents, SE's ``getRuleParents`` of their causes;
+    each chain adds its complexity to the hint nesting it."""
+    for chain in hints:
         parents = rule_parents(chain.causes, source, board)
         yield list(chain.removals), parents, (chain.key, chain.complexity)
 
 
 # The rules a chain of each level applies inside (SE's getAdvancedPotentials), in its order:
-# level 1 is SE's "(+)", levels 2 and 3 its first nested forcing chains.
+# level 1 is SE's "(+)", levels 2 to 4 its nested forcing chains (level 4's dynamic forcing
+# chains stand for the forcing chains and multiple forcing chains of levels 2 and 3).
 RULES = (locking, hidden_pairs, naked_pairs, x_wings)
-LEVEL_RULES = {1: RULES, 2: (*RULES, forcing_chains), 3: (*RULES, forcing_chains, multiple_chains)}
+LEVEL_RULES = {
+    1: RULES,
+    2: (*RULES, forcing_chains),
+    3: (*RULES, forcing_chains, multiple_chains),
+    4: (*RULES, dynamic_chains),
+}
+# Every rule of LEVEL_RULES once, in the order of each level's (the core has them in this order).
+RULE_ORDER = (*RULES, forcing_chains, multiple_chains, dynamic_chains)
 
 
 def eliminations(

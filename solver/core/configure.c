@@ -293,7 +293,7 @@ static int nested(PyObject *tables, int *used) {
         !numbers(tables, "nested_level_rules", used, T.nested_level_rules, NESTED_LEVELS, 1))
         return 0;
     for (int k = 0; k < NESTED_LEVELS; k++)
-        if (T.nested_level_rules[k] < 0 || T.nested_level_rules[k] > NESTED_RULES)
+        if (T.nested_level_rules[k] < 0 || T.nested_level_rules[k] >= 1 << NESTED_RULES)
             return refuse("nested_level_rules", "more rules than the core has");
     for (int k = 0; k < 108; k++)
         for (int j = 0; j < 2; j++)

@@ -75,8 +75,8 @@ extern const char *const CONTRADICTION_NAMES[CONTRADICTION_KINDS];
 #define MAX_LENGTH POTENTIALS     /* the longest chain: cells changed, or potentials (cycles.c) */
 #define MAX_HINT_LENGTH (9 * MAX_LENGTH)  /* the most potentials of a hint's chains (forcing.c) */
 #define MAX_COPIES 16
-#define NESTED_LEVELS 4           /* solver/nested.py LEVEL_RULES: levels 0 (none) to 3 */
-#define NESTED_RULES 6            /* the rules nested.c has, in LEVEL_RULES' order */             /* symmetric copies searched for the estimate */
+#define NESTED_LEVELS 5           /* solver/nested.py LEVEL_RULES: levels 0 (none) to 4 */
+#define NESTED_RULES 7            /* the rules nested.c has, in nested.RULE_ORDER */             /* symmetric copies searched for the estimate */
 typedef struct Board Board;
 typedef struct Found Found;
 typedef Found (*technique_fn)(Board *);
@@ -102,11 +102,11 @@ typedef struct {
     int bug_type_3_bonus, bug_largest_set;
     double length_added[MAX_HINT_LENGTH + 1];  /* SE's extra for a chain's length, as SE sums it */
     int forcing_kinds[4];         /* SE's order of the kinds of hint below */
-    int forcing_rules[9][4];      /* solver/forcing.py RULES: (dynamic, nishio, level, hash_order) */
+    int forcing_rules[10][4];      /* solver/forcing.py RULES: (dynamic, nishio, level, hash_order) */
     /* solver/nested.py's CROSSINGS (unit pairs), SET_UNITS, FISH_LINES (first units), PAIRS */
     int nested_crossings[108][2], nested_set_units[27];  /* 4 kinds x 27 crossing pairs */
     int nested_fish_lines[2][2], nested_pairs[36][2];
-    int nested_level_rules[NESTED_LEVELS];  /* LEVEL_RULES: how many of the rules at each level */
+    int nested_level_rules[NESTED_LEVELS];  /* LEVEL_RULES: each level's rules, a bit each */
     int link_bonus[4];            /* solver/links.py LINK_BONUS */
     /* solver/links.py's unit layouts (BOX_EMPTY, BOX_ARMS, SEGMENTS, LINE_ARMS), padded with
      * NO_POSITION (9, beyond a unit's positions) */
@@ -235,6 +235,7 @@ Found nishio_forcing_chain(Board *), multiple_forcing_chain(Board *), dynamic_fo
 Found dynamic_forcing_chain_plus(Board *), sukaku_dynamic_forcing_chain_plus(Board *);
 Found nested_forcing_chain(Board *), sukaku_nested_forcing_chain(Board *);
 Found nested_multiple_forcing_chain(Board *), sukaku_nested_multiple_forcing_chain(Board *);
+Found nested_dynamic_forcing_chain(Board *);
 
 /* Every hint of SE's "Forcing Chains & Cycles" on a board, as a chain nesting them sees them
  * (cycles.c, solver/cycles.py every_hint): in SE's order, each set of removals once. */
@@ -270,6 +271,8 @@ void chains_hand_over(Chains *c);
 /* every hint of cycles and forcing chains (cycles.c), of multiple forcing chains (multiple.c) */
 const Chains *every_chain(const mask_t *cands);
 const Chains *every_multiple_chain(const mask_t *cands);
+/* every hint of dynamic forcing chains (forcing.c), for the chains of level 4 nesting them */
+const Chains *every_dynamic_chain(const mask_t *cands);
 
 /* forcing.c: what a potential implies in SE's runs (`y`: bivalue links too), shared by the runs
  * of multiple.c; an "off"'s implications come with their parents (itself, and what `source`
@@ -277,7 +280,7 @@ const Chains *every_multiple_chain(const mask_t *cands);
 #define MAX_PARENTS 9                /* the implying potential and up to 8 removed with it */
 int on_to_off(const mask_t *board, int p, int y, int out[28]);
 int off_to_on(const mask_t *board, const mask_t *source, int p, int y, int out[4],
-              uint16_t par[4][MAX_PARENTS], int n_par[4]);
+              uint16_t par[4][MAX_PARENTS], int n_par[4], int why[4]);
 
 /* ---- nested.c: the rules a chain of some level applies inside (solver/nested.py) ---- */
 typedef struct {

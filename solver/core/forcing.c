@@ -5,7 +5,11 @@
  * A run's potentials are its nodes, in the order found; the nodes of each kind are also its
  * queues (SE follows them first in, first out, every "on" before the next "off"). The runs of
  * one position live in an arena that grows as needed (reused from call to call); a run from an
- * "on" is kept for the position (a region's chains reuse the cells' own). */
+ * "on" is kept for the position (a region's chains reuse the cells' own).
+ *
+ * The same runs give every hint of dynamic forcing chains, for SE's nested chains of level 4
+ * (every_dynamic_chain; solver/forcing.py every_dynamic_hint). Those runs go on while the
+ * nesting chain's own are under way: each depth of nesting has its own space. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -25,13 +29,14 @@ static Rule rule_of(int k) {
     return (Rule){f[0], f[1], f[2], f[3]};
 }
 
-static Eliminations eliminations;
+#define NO_CAUSE 0xFF
 
 typedef struct {
     uint16_t key;
     uint16_t n_parents;
     uint32_t parents;                /* first in the parent arena */
     uint16_t chain_complexity;       /* the chain nested in it (a rule's "off"), if any: */
+    uint8_t cause;                   /* an "on" but the start: its cell, or 81 + the unit */
     uint64_t chain;                  /* its identity (0: none) */
 } Node;
 
@@ -44,44 +49,84 @@ typedef struct {
     uint32_t absurd_parents[2];      /* for a potential not recorded: its parents */
     uint16_t absurd_n[2];
     int absurd_fresh;                /* which of the two is not a node (its parents above) */
+    uint8_t absurd_cause;            /* the "on"'s cause, when it is that one */
 } Run;
 
-/* The arenas (grown with realloc, indices only) and the runs of the current position. */
-static Node *nodes;
-static uint32_t n_nodes, cap_nodes;
-static uint16_t *parents;
-static uint32_t n_parents, cap_parents;
-static Run runs[729 + 1];            /* the run from each "on", and one from an "off" */
-static uint32_t run_stamp[729], position;
+/* The hint SE applies: least complexity, then kind, then first found. */
+typedef struct {
+    int found, complexity, kind, target;
+} Hint;
 
+/* One depth's arenas (grown with realloc, indices only), the runs of its current position, and
+ * where its hints go: the best one, or (`every`) all of them. */
+typedef struct {
+    Node *nodes;
+    uint32_t n_nodes, cap_nodes;
+    uint16_t *parents;
+    uint32_t n_parents, cap_parents;
+    Run runs[729 + 1];               /* the run from each "on", and one from an "off" */
+    uint32_t run_stamp[729], position;
+    Eliminations eliminations;       /* what the rules inside a run give */
+    const mask_t *cands;
+    Hint best;
+    int every, tenths;
+    Chains found;
+} Space;
+
+#define DEPTHS 2                     /* a level-4 chain's runs, and the dynamic ones it nests */
+static Space *spaces[DEPTHS], *S;
+
+static void use_depth(int d) {
+    if (!spaces[d]) {
+        spaces[d] = calloc(1, sizeof(Space));
+        if (!spaces[d]) abort();
+    }
+    S = spaces[d];
+}
+
+/* Begin a position of the current depth: its runs are made anew. */
+static void begin_position(const mask_t *cands) {
+    if (++S->position == 0) {
+        memset(S->run_stamp, 0, sizeof S->run_stamp);
+        S->position = 1;
+    }
+    S->n_nodes = S->n_parents = 0;
+    S->cands = cands;
+}
 
 static uint32_t store_parents(const uint16_t *keys, int n) {
-    if (!n) return n_parents;
-    if (!grow_buffer((void **)&parents, &cap_parents, n_parents + (uint32_t)n, sizeof *parents)) abort();
-    uint32_t at = n_parents;
-    memcpy(parents + at, keys, (size_t)n * sizeof *keys);
-    n_parents += (uint32_t)n;
+    if (!n) return S->n_parents;
+    if (!grow_buffer((void **)&S->parents, &S->cap_parents, S->n_parents + (uint32_t)n, sizeof *S->parents))
+        abort();
+    uint32_t at = S->n_parents;
+    memcpy(S->parents + at, keys, (size_t)n * sizeof *keys);
+    S->n_parents += (uint32_t)n;
     return at;
 }
 
-static void add_node(Run *r, int key, const uint16_t *keys, int n) {
-    if (!grow_buffer((void **)&nodes, &cap_nodes, n_nodes + 1, sizeof *nodes)) abort();
-    Node *node = &nodes[n_nodes++];
+static Node *add_node(Run *r, int key, const uint16_t *keys, int n, int cause) {
+    if (!grow_buffer((void **)&S->nodes, &S->cap_nodes, S->n_nodes + 1, sizeof *S->nodes)) abort();
+    Node *node = &S->nodes[S->n_nodes++];
     node->key = (uint16_t)key;
     node->n_parents = (uint16_t)n;
     node->chain = 0;
     node->chain_complexity = 0;
+    node->cause = (uint8_t)cause;
     node->parents = store_parents(keys, n);
     r->node_of[key] = (uint16_t)(++r->n);
+    return node;
 }
 
-static void stop(Run *r, int on, const uint16_t *keys, int n, int fresh) {
+static const Node *node_of(const Run *r, int key) { return &S->nodes[r->first + r->node_of[key] - 1]; }
+
+static void stop(Run *r, int on, const uint16_t *keys, int n, int fresh, int cause) {
     r->absurd = 1;
     r->absurd_key[0] = (uint16_t)on;
     r->absurd_key[1] = (uint16_t)(on ^ 1);
     r->absurd_fresh = fresh;
     r->absurd_parents[fresh] = store_parents(keys, n);
     r->absurd_n[fresh] = (uint16_t)n;
+    r->absurd_cause = (uint8_t)cause;
 }
 
 /* What an "on" turns off: the cell's other candidates (with `y`), the digit in its peers. */
@@ -98,9 +143,10 @@ int on_to_off(const mask_t *board, int p, int y, int out[28]) {
 }
 
 /* What an "off" turns on (at most the cell's other candidate and one per unit), each with its
- * parents: p and the candidates removed (dynamic runs) that made it follow. */
+ * parents: p and the candidates removed (dynamic runs) that made it follow; and its cause (the
+ * cell, or 81 + the unit), into `why` unless NULL. */
 int off_to_on(const mask_t *board, const mask_t *source, int p, int y, int out[4],
-              uint16_t par[4][MAX_PARENTS], int n_par[4]) {
+              uint16_t par[4][MAX_PARENTS], int n_par[4], int why[4]) {
     int cell = (p >> 1) / 9, d = (p >> 1) % 9, n = 0;
     mask_t bit = (mask_t)(1u << d);
     if (y && pop(board[cell]) == 2) {
@@ -110,10 +156,12 @@ int off_to_on(const mask_t *board, const mask_t *source, int p, int y, int out[4
         par[n][n_par[n]++] = (uint16_t)p;
         for (unsigned gone = source[cell] & ~board[cell]; gone; gone &= gone - 1)
             par[n][n_par[n]++] = (uint16_t)((cell * 9 + low_bit_index(gone)) * 2);
+        if (why) why[n] = cell;
         n++;
     }
     for (int k = 0; k < 3; k++) {
-        const uint8_t *unit = UNITS[T.se_units_of[cell][k]];
+        int u = T.se_units_of[cell][k];
+        const uint8_t *unit = UNITS[u];
         int places = 0, other = -1;
         for (int j = 0; j < 9; j++) {
             if (board[unit[j]] & bit) {
@@ -132,6 +180,7 @@ int off_to_on(const mask_t *board, const mask_t *source, int p, int y, int out[4
             int c = unit[j];
             if (source[c] & ~board[c] & bit) par[n][n_par[n]++] = (uint16_t)((c * 9 + d) * 2);
         }
+        if (why) why[n] = 81 + u;
         n++;
     }
     return n;
@@ -142,60 +191,84 @@ static void implications(Run *r, const mask_t *cands, int start, Rule rule) {
     mask_t board[81];
     memcpy(board, cands, sizeof board);
     memset(r->node_of, 0, sizeof r->node_of);
-    r->first = n_nodes;
+    r->first = S->n_nodes;
     r->n = 0;
     r->absurd = 0;
-    add_node(r, start, NULL, 0);
+    add_node(r, start, NULL, 0, NO_CAUSE);
     int y = !rule.nishio, next_on = 0, next_off = 0;
     for (;;) {
-        while (next_on < r->n && !(nodes[r->first + next_on].key & 1)) next_on++;
+        while (next_on < r->n && !(S->nodes[r->first + next_on].key & 1)) next_on++;
         if (next_on < r->n) {
-            int p = nodes[r->first + next_on++].key;
+            int p = S->nodes[r->first + next_on++].key;
             uint16_t from = (uint16_t)p;
             int offs[28], n = on_to_off(board, p, y, offs);
             for (int k = 0; k < n; k++) {
                 int q = offs[k];
                 if (r->node_of[q | 1]) {
-                    stop(r, q | 1, &from, 1, 1);
+                    stop(r, q | 1, &from, 1, 1, NO_CAUSE);
                     return;
                 }
-                if (!r->node_of[q]) add_node(r, q, &from, 1);
+                if (!r->node_of[q]) add_node(r, q, &from, 1, NO_CAUSE);
             }
             continue;
         }
-        while (next_off < r->n && (nodes[r->first + next_off].key & 1)) next_off++;
+        while (next_off < r->n && (S->nodes[r->first + next_off].key & 1)) next_off++;
         if (next_off >= r->n) {
             if (!rule.level) return;
             int before = r->n;
-            nested_eliminations(board, cands, rule.hash_order, rule.level, &eliminations);
-            for (uint32_t k = 0; k < eliminations.n; k++) {
-                int q = eliminations.key[k];
+            Eliminations *e = &S->eliminations;
+            nested_eliminations(board, cands, rule.hash_order, rule.level, e);
+            for (uint32_t k = 0; k < e->n; k++) {
+                int q = e->key[k];
                 if (r->node_of[q]) continue;
-                add_node(r, q, eliminations.parents + eliminations.first[k], eliminations.count[k]);
-                nodes[n_nodes - 1].chain = eliminations.chain[k];
-                nodes[n_nodes - 1].chain_complexity = eliminations.chain_complexity[k];
+                Node *node = add_node(r, q, e->parents + e->first[k], e->count[k], NO_CAUSE);
+                node->chain = e->chain[k];
+                node->chain_complexity = e->chain_complexity[k];
             }
             if (r->n == before) return;
             continue;
         }
-        int p = nodes[r->first + next_off++].key;
-        int made[4], n_par[4];
+        int p = S->nodes[r->first + next_off++].key;
+        int made[4], n_par[4], why[4];
         uint16_t par[4][MAX_PARENTS];
-        int n = off_to_on(board, cands, p, y, made, par, n_par);
+        int n = off_to_on(board, cands, p, y, made, par, n_par, why);
         if (rule.dynamic) board[(p >> 1) / 9] &= (mask_t) ~(1u << (p >> 1) % 9);
         for (int k = 0; k < n; k++) {
             int q = made[k];
             if (r->node_of[q ^ 1]) {
-                stop(r, q, par[k], n_par[k], 0);
+                stop(r, q, par[k], n_par[k], 0, why[k]);
                 return;
             }
-            if (!r->node_of[q]) add_node(r, q, par[k], n_par[k]);
+            if (!r->node_of[q]) add_node(r, q, par[k], n_par[k], why[k]);
+        }
+    }
+}
+
+/* One of a hint's chains: the run, the potential it leads to, and that one's parents when it
+ * is not a node of the run (a contradiction's second potential; `from` NULL otherwise). */
+typedef struct {
+    const Run *run;
+    int key;
+    const uint16_t *from;
+    int n, cause;
+} Leg;
+
+static Leg leg(const Run *r, int key) { return (Leg){r, key, NULL, 0, NO_CAUSE}; }
+
+/* The two chains of the contradiction that stopped r. */
+static void absurd_legs(const Run *r, Leg out[2]) {
+    for (int side = 0; side < 2; side++) {
+        out[side] = leg(r, r->absurd_key[side]);
+        if (r->absurd_fresh == side) {
+            out[side].from = S->parents + r->absurd_parents[side];
+            out[side].n = r->absurd_n[side];
+            out[side].cause = r->absurd_cause;
         }
     }
 }
 
 /* The chains nested in a hint's chains, each once (SE's getNestedComplexity): begun for each
- * hint, added to by complexity() as it meets them. */
+ * hint, added to as its chains' potentials are met. */
 static struct {
     int n;
     uint64_t key[MAX_HINT_LENGTH];
@@ -211,107 +284,131 @@ static void nest_add(const Node *node) {
     nest.complexity[nest.n++] = node->chain_complexity;
 }
 
-/* Begin a hint's complexity; its total: its chains' potentials (`flat`) and every nested chain's
- * complexity. */
-static void nest_begin(void) { nest.n = 0; }
-
 static int nest_total(int flat) {
     for (int k = 0; k < nest.n; k++) flat += nest.complexity[k];
     return flat;
 }
 
-/* The potentials `key` rests on in run r, itself included (`from`/`n`: its parents, when it is
- * not a node of the run); the chains nested in them go to `nest`. */
+/* SE's getChain: the potentials a leg rests on, its own first, breadth first through each one's
+ * parents in order, each once, into `out` (the chains nested in them go to `nest`); how many. */
 static uint32_t seen_stamp[POTENTIALS], seen_now;
 
-static int complexity(const Run *r, int key, const uint16_t *from, int n) {
-    static uint16_t stack[POTENTIALS];
+static int walk(const Leg *g, uint16_t *out) {
+    static uint16_t *queue;
+    static uint32_t cap_queue;
     if (++seen_now == 0) {
         memset(seen_stamp, 0, sizeof seen_stamp);
         seen_now = 1;
     }
-    seen_stamp[key] = seen_now;
-    if (!from) {
-        const Node *node = &nodes[r->first + r->node_of[key] - 1];
-        nest_add(node);
-        from = parents + node->parents;
-        n = node->n_parents;
-    }
-    int count = 1, sp = 0;
-    for (;;) {
-        for (int k = 0; k < n; k++) {
-            int a = from[k];
-            if (seen_stamp[a] != seen_now) {
-                seen_stamp[a] = seen_now;
-                stack[sp++] = (uint16_t)a;
-                count++;
-            }
+    uint32_t head = 0, tail = 0;
+    int n = 0;
+    if (!grow_buffer((void **)&queue, &cap_queue, 1, sizeof *queue)) abort();
+    queue[tail++] = (uint16_t)g->key;
+    while (head < tail) {
+        int p = queue[head++];
+        if (seen_stamp[p] == seen_now) continue;
+        seen_stamp[p] = seen_now;
+        out[n++] = (uint16_t)p;
+        const uint16_t *from = g->from;
+        int count = g->n;
+        if (!(from && p == g->key)) {
+            const Node *node = node_of(g->run, p);
+            nest_add(node);
+            from = S->parents + node->parents;
+            count = node->n_parents;
         }
-        if (!sp) return count;
-        const Node *node = &nodes[r->first + r->node_of[stack[--sp]] - 1];
-        nest_add(node);
-        from = parents + node->parents;
-        n = node->n_parents;
+        if (!grow_buffer((void **)&queue, &cap_queue, tail + (uint32_t)count, sizeof *queue)) abort();
+        memcpy(queue + tail, from, (size_t)count * sizeof *from);
+        tail += (uint32_t)count;
     }
+    return n;
 }
 
-static int absurd_complexity(const Run *r) {
-    int total = 0;
-    nest_begin();
-    for (int side = 0; side < 2; side++) {
-        int fresh = r->absurd_fresh == side;
-        total += complexity(r, r->absurd_key[side], fresh ? parents + r->absurd_parents[side] : NULL,
-                            fresh ? r->absurd_n[side] : 0);
-    }
-    return nest_total(total);
+/* The cause SE gives the "on" p of a leg: its node's, the leg's own for its fresh potential, or
+ * `root` for the run's start. */
+static int cause_of(const Leg *g, int p, int root) {
+    if (g->from && p == g->key) return g->cause;
+    const Node *node = node_of(g->run, p);
+    return node->n_parents ? node->cause : root;
 }
 
-/* ---- the hint: least complexity, then kind, then first found ---- */
-typedef struct {
-    int found, complexity, kind, target;
-} Hint;
+/* A hint's complexity: the potentials each chain rests on, and every nested chain's once. */
+static int complexity(const Leg *legs, int n) {
+    static uint16_t list[POTENTIALS];
+    int flat = 0;
+    nest.n = 0;
+    for (int k = 0; k < n; k++) flat += walk(&legs[k], list);
+    return nest_total(flat);
+}
 
-static void offer(Hint *best, int complexity, int which, int target) {
-    int kind = T.forcing_kinds[which];
-    if (!best->found || complexity < best->complexity ||
-        (complexity == best->complexity && kind < best->kind)) {
-        best->found = 1;
-        best->complexity = complexity;
-        best->kind = kind;
-        best->target = target;
+/* Record a hint of every_dynamic_chain: its removals, order, causes and identity. */
+static void record(int kind, int target, const Leg *legs, int n, int root) {
+    static uint16_t list[POTENTIALS], causes[9 * POTENTIALS];
+    int cell = (target >> 1) / 9;
+    mask_t bit = (mask_t)(1u << (target >> 1) % 9);
+    mask_t removals[81] = {0};
+    removals[cell] = target & 1 ? (mask_t)(S->cands[cell] & ~bit) : bit;
+    if (!removals[cell]) return;  /* SE's hint removes nothing: not worth it */
+    int flat = 0, n_causes = 0;
+    uint64_t key = 0;
+    nest.n = 0;
+    for (int k = 0; k < n; k++) {
+        int len = walk(&legs[k], list);
+        for (int i = 0; i < len; i++) {
+            if (!(list[i] & 1)) continue;
+            int why = cause_of(&legs[k], list[i], root);
+            if (why != NO_CAUSE) causes[n_causes++] = (uint16_t)(why * 9 + (list[i] >> 1) % 9);
+        }
+        flat += len;
+        key = chains_key(0, list, len, key);
     }
+    int total = nest_total(flat);
+    chains_add(&S->found, S->tenths / 10.0 + T.length_added[total - 2], total, T.forcing_kinds[kind],
+               removals, causes, n_causes, key);
+}
+
+/* A hint found: offered as the best so far, or recorded. */
+static void found(int kind, int target, const Leg *legs, int n, int root) {
+    if (S->every) {
+        record(kind, target, legs, n, root);
+        return;
+    }
+    int c = complexity(legs, n), rank = T.forcing_kinds[kind];
+    Hint *best = &S->best;
+    if (!best->found || c < best->complexity || (c == best->complexity && rank < best->kind))
+        *best = (Hint){1, c, rank, target};
 }
 
 static Run *run_from(const mask_t *cands, int p, Rule rule) {
-    Run *r = &runs[p >> 1];
-    if (run_stamp[p >> 1] != position) {
+    Run *r = &S->runs[p >> 1];
+    if (S->run_stamp[p >> 1] != S->position) {
         implications(r, cands, p, rule);
-        run_stamp[p >> 1] = position;
+        S->run_stamp[p >> 1] = S->position;
     }
     return r;
 }
 
-/* Offer what every run of `outcomes` implies (in the first's order), "on"s then "off"s. */
-static void common(Run *const *outcomes, int n, int kind, Hint *best) {
+/* What every run of `outcomes` implies (in the first's order), "on"s then "off"s. */
+static void common(Run *const *outcomes, int n, int kind, int root) {
+    Leg legs[9];
     for (int on = 1; on >= 0; on--) {
         const Run *first = outcomes[0];
         for (int k = 0; k < first->n; k++) {
-            int q = nodes[first->first + k].key;
+            int q = S->nodes[first->first + k].key;
             if ((q & 1) != on) continue;
             int all = 1;
             for (int m = 1; m < n && all; m++) all = outcomes[m]->node_of[q] != 0;
             if (!all) continue;
-            int total = 0;
-            nest_begin();
-            for (int m = 0; m < n; m++) total += complexity(outcomes[m], q, NULL, 0);
-            offer(best, nest_total(total), kind, q);
+            for (int m = 0; m < n; m++) legs[m] = leg(outcomes[m], q);
+            found(kind, q, legs, n, root);
         }
     }
 }
 
-static void regions(const mask_t *cands, int cell, int d, Run *if_on, Rule rule, Hint *best) {
+static void regions(const mask_t *cands, int cell, int d, Run *if_on, Rule rule) {
     for (int k = 0; k < 3; k++) {
-        const uint8_t *unit = UNITS[T.se_units_of[cell][k]];
+        int u = T.se_units_of[cell][k];
+        const uint8_t *unit = UNITS[u];
         Run *outcomes[9];
         int n = 0;
         for (int j = 0; j < 9; j++) {
@@ -320,61 +417,81 @@ static void regions(const mask_t *cands, int cell, int d, Run *if_on, Rule rule,
             if (n == 0 && c != cell) break;  /* the unit was met at its first place */
             outcomes[n++] = c == cell ? if_on : run_from(cands, (c * 9 + d) * 2 + 1, rule);
         }
-        if (n >= 2) common(outcomes, n, HINT_REGION, best);
+        if (n >= 2) common(outcomes, n, HINT_REGION, 81 + u);
     }
 }
 
-static Hint best_hint(const mask_t *cands, Rule rule) {
-    Hint best = {0, 0, 0, 0};
-    if (++position == 0) {
-        memset(run_stamp, 0, sizeof run_stamp);
-        position = 1;
-    }
-    n_nodes = n_parents = 0;
+/* Contradictions of the candidate p, on then off, and (`doubles`) what follows from both. */
+static void binary(const mask_t *cands, int p, Run *if_on, int doubles, Rule rule) {
     int contradictions = rule.dynamic || rule.nishio;
-    Run *if_off = &runs[729];
+    if (!contradictions && !doubles) return;
+    uint32_t mark_nodes = S->n_nodes, mark_parents = S->n_parents;
+    Run *if_off = &S->runs[729];
+    implications(if_off, cands, p ^ 1, rule);
+    Leg legs[2];
+    if (contradictions && if_on->absurd) {
+        absurd_legs(if_on, legs);
+        found(HINT_CONTRADICTION, p ^ 1, legs, 2, NO_CAUSE);
+    }
+    if (contradictions && if_off->absurd) {
+        absurd_legs(if_off, legs);
+        found(HINT_CONTRADICTION, p, legs, 2, NO_CAUSE);
+    }
+    if (doubles) {
+        for (int on = 1; on >= 0; on--) {
+            for (int k = 0; k < if_on->n; k++) {
+                int q = S->nodes[if_on->first + k].key;
+                if ((q & 1) != on || !if_off->node_of[q]) continue;
+                legs[0] = leg(if_on, q);
+                legs[1] = leg(if_off, q);
+                found(HINT_DOUBLE, q, legs, 2, NO_CAUSE);
+            }
+        }
+    }
+    S->n_nodes = mark_nodes;  /* the run from "off" is used once: its space goes back */
+    S->n_parents = mark_parents;
+}
+
+/* Every hint of `rule` on the board of `cands`, in the order found, to found(). */
+static void search(const mask_t *cands, Rule rule) {
+    begin_position(cands);
     for (int cell = 0; cell < 81; cell++) {
         int n = pop(cands[cell]);
         if (!(n > 2 || (n > 1 && rule.dynamic))) continue;
-        int doubles = n >= 3 && rule.dynamic && !rule.nishio;
         Run *outcomes[9];
         int n_out = 0;
         for (unsigned m = cands[cell]; m; m &= m - 1) {
             int d = low_bit_index(m), p = (cell * 9 + d) * 2 + 1;
             Run *if_on = run_from(cands, p, rule);
-            if (contradictions || doubles) {
-                uint32_t mark_nodes = n_nodes, mark_parents = n_parents;
-                implications(if_off, cands, p ^ 1, rule);
-                if (contradictions && if_on->absurd)
-                    offer(&best, absurd_complexity(if_on), HINT_CONTRADICTION, p ^ 1);
-                if (contradictions && if_off->absurd)
-                    offer(&best, absurd_complexity(if_off), HINT_CONTRADICTION, p);
-                if (doubles) {
-                    for (int on = 1; on >= 0; on--) {
-                        for (int k = 0; k < if_on->n; k++) {
-                            int q = nodes[if_on->first + k].key;
-                            if ((q & 1) != on || !if_off->node_of[q]) continue;
-                            nest_begin();
-                            int flat = complexity(if_on, q, NULL, 0) + complexity(if_off, q, NULL, 0);
-                            offer(&best, nest_total(flat), HINT_DOUBLE, q);
-                        }
-                    }
-                }
-                n_nodes = mark_nodes;  /* the run from "off" is used once: its space goes back */
-                n_parents = mark_parents;
-            }
+            binary(cands, p, if_on, n >= 3 && rule.dynamic && !rule.nishio, rule);
             if (!rule.nishio) {
-                regions(cands, cell, d, if_on, rule, &best);
+                regions(cands, cell, d, if_on, rule);
                 outcomes[n_out++] = if_on;
             }
         }
-        if (n_out) common(outcomes, n_out, HINT_CELL, &best);
+        if (n_out) common(outcomes, n_out, HINT_CELL, cell);
     }
-    return best;
+}
+
+const Chains *every_dynamic_chain(const mask_t *cands) {
+    Space *outer = S;
+    use_depth(1);
+    S->every = 1;
+    S->tenths = rung_tenths(dynamic_forcing_chain);
+    chains_reset(&S->found);
+    search(cands, rule_of(2));
+    chains_hand_over(&S->found);
+    const Chains *out = &S->found;
+    S = outer;
+    return out;
 }
 
 static Found apply(Board *b, Rule rule) {
-    Hint hint = best_hint(b->cands, rule);
+    use_depth(0);
+    S->every = 0;
+    S->best = (Hint){0, 0, 0, 0};
+    search(b->cands, rule);
+    Hint hint = S->best;
     if (!hint.found) return NOTHING;
     int cell = (hint.target >> 1) / 9;
     mask_t bit = (mask_t)(1u << (hint.target >> 1) % 9);
@@ -392,3 +509,4 @@ Found nested_forcing_chain(Board *b) { return apply(b, rule_of(5)); }
 Found sukaku_nested_forcing_chain(Board *b) { return apply(b, rule_of(6)); }
 Found nested_multiple_forcing_chain(Board *b) { return apply(b, rule_of(7)); }
 Found sukaku_nested_multiple_forcing_chain(Board *b) { return apply(b, rule_of(8)); }
+Found nested_dynamic_forcing_chain(Board *b) { return apply(b, rule_of(9)); }

@@ -31,6 +31,7 @@ static const struct {
     TECHNIQUE(dynamic_forcing_chain_plus), TECHNIQUE(sukaku_dynamic_forcing_chain_plus),
     TECHNIQUE(nested_forcing_chain), TECHNIQUE(sukaku_nested_forcing_chain),
     TECHNIQUE(nested_multiple_forcing_chain), TECHNIQUE(sukaku_nested_multiple_forcing_chain),
+    TECHNIQUE(nested_dynamic_forcing_chain),
     TECHNIQUE(grouped_two_strong_links), TECHNIQUE(three_strong_links), TECHNIQUE(wxyz_wing),
     TECHNIQUE(vwxyz_wing),
 };

@@ -53,7 +53,7 @@ static void run(Run *r, int start) {
         if (next_off >= r->n) return;
         int p = r->order[next_off++], ons[4], n_par[4];
         uint16_t par[4][MAX_PARENTS];
-        int n = off_to_on(cands, cands, p, 1, ons, par, n_par);  /* not dynamic: p the parent */
+        int n = off_to_on(cands, cands, p, 1, ons, par, n_par, NULL);  /* not dynamic: p the parent */
         for (int k = 0; k < n; k++) {
             if (has(r, ons[k] ^ 1)) return;
             if (!has(r, ons[k])) add(r, ons[k], p);

@@ -1,6 +1,7 @@
 /* The rules SE's dynamic forcing chains "(+)" apply inside a chain (solver/nested.py): pointing
  * and claiming, hidden pairs, naked pairs and X-wings, in that order, on the board the chain
- * leaves, and at level 2 SE's forcing chains and cycles (cycles.c every_chain); the
+ * leaves, and at level 2 SE's forcing chains and cycles (cycles.c every_chain), at level 3
+ * also its multiple forcing chains, at level 4 its dynamic forcing chains in their place; the
  * eliminations of the first that gives any, each with its parents (the removed candidates the
  * instance needed) and its chain, in SE's order. Units, pairs and lines come from the
  * reference's tables (T.nested_*). */
@@ -279,13 +280,20 @@ static void multiple_chains(const mask_t *board, const mask_t *source, int hash_
     chain_rule(every_multiple_chain(board), board, source, hash_order, out);
 }
 
+/* SE's dynamic forcing chains (level 4). */
+static void dynamic_chains(const mask_t *board, const mask_t *source, int hash_order, Eliminations *out) {
+    chain_rule(every_dynamic_chain(board), board, source, hash_order, out);
+}
+
 void nested_eliminations(const mask_t *board, const mask_t *source, int hash_order, int level,
                          Eliminations *out) {
     static void (*const rules[])(const mask_t *, const mask_t *, int, Eliminations *) = {
-        locking, hidden_pairs, naked_pairs, x_wings, forcing_chains, multiple_chains,
+        locking, hidden_pairs, naked_pairs, x_wings, forcing_chains, multiple_chains, dynamic_chains,
     };
-    int n_rules = T.nested_level_rules[level];
+    int level_rules = T.nested_level_rules[level];
     out->n = 0;
     out->n_parents = 0;
-    for (int k = 0; k < n_rules && !out->n; k++) rules[k](board, source, hash_order, out);
+    for (int k = 0; k < NESTED_RULES && !out->n; k++) {
+        if (level_rules >> k & 1) rules[k](board, source, hash_order, out);
+    }
 }

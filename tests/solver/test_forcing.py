@@ -43,10 +43,11 @@ def test_they_follow_aligned_triplet_exclusion_in_ses_order_with_ses_values() ->
 
 
 def test_within_a_budget_the_estimates_floor_is_above_nested_forcing_chains() -> None:
-    """The top exact rung is now SE's nested forcing chains of level 3: an estimate starts at
-    10.1."""
-    assert VALUES["nested_multiple_forcing_chain"] == rating.LADDER_CEILING
-    assert rating.search_floor(1) == rating.SEARCH_FLOOR == 10.1
+    """The top exact rung is now SE's nested forcing chains of level 4: an estimate starts at
+    10.6; on the sukaku profile, whose nested chains stop at level 3, at 10.1."""
+    assert VALUES["nested_dynamic_forcing_chain"] == rating.LADDER_CEILING
+    assert rating.search_floor(1) == rating.SEARCH_FLOOR == 10.6
+    assert rating.search_floor(1, "sukaku") == 10.1
 
 
 def _nishio_position() -> Board:

@@ -12,11 +12,12 @@ from types import ModuleType
 import pytest
 
 import solver
-from solver import cycles, engine, nested
+from solver import cycles, engine, forcing, nested
 from solver.board import Board
 from solver.forcing import DYNAMIC, DYNAMIC_PLUS, NESTED, best_hint, implications
 from solver.grid import parse
 from solver.ladder import LADDERS, MAX_CHAIN_BUDGET, PROFILES, SE_CHAINS, VALUES, climb
+from tests.solver.test_techniques import CASES
 
 # Puzzles whose hardest step in SE is a dynamic forcing chain (+), with classic SE's ER, EP and
 # ED (serate 1.2.1.3, run on this machine): three of magictour's top 1465, three of the forum's
@@ -197,14 +198,18 @@ SE_NESTED = [
 
 def test_nested_forcing_chains_follow_the_plus_form_level_by_level_at_ses_values() -> None:
     """Levels 2 and 3 (9.5 and 10.0, SE's base) right after the (+) form, on both profiles,
-    within the chain budget."""
-    for profile in PROFILES:
+    and level 4 (10.5) after them on the classic one (SukakuExplainer nests deeper chains its
+    own way), all within the chain budget."""
+    levels = ["nested_forcing_chain", "nested_multiple_forcing_chain"]
+    expected = {"classic": [*levels, "nested_dynamic_forcing_chain"], "sukaku": levels}
+    for profile, rungs in expected.items():
         names = [rung.name for rung in LADDERS[profile]]
         k = names.index("dynamic_forcing_chain_plus")
-        assert names[k + 1 : k + 3] == ["nested_forcing_chain", "nested_multiple_forcing_chain"]
+        assert names[k + 1 : k + 2 + len(rungs)] == [*rungs, "forcing_chain"]
     assert VALUES["nested_forcing_chain"] == 9.5
     assert VALUES["nested_multiple_forcing_chain"] == 10.0
-    assert {"nested_forcing_chain", "nested_multiple_forcing_chain"} <= SE_CHAINS
+    assert VALUES["nested_dynamic_forcing_chain"] == 10.5
+    assert {*levels, "nested_dynamic_forcing_chain"} <= SE_CHAINS
 
 
 def _position(puzzle: str, rung: str) -> Board:
@@ -236,6 +241,28 @@ def test_every_forcing_chain_and_cycle_handed_on_is_true_and_the_first_is_ses_ch
     best = cycles.best_hint(board.cands)
     assert best is not None
     assert (hints[0].order, hints[0].removals) == (best.order, best.removals)
+
+
+def test_every_dynamic_forcing_chain_handed_on_is_true_and_the_first_is_ses_choice() -> None:
+    """On a position where SE applies a dynamic forcing chain, the hints a chain of level 4
+    takes there remove no candidate of the solution, each set of removals comes once, and the
+    first is the hint SE applies."""
+    puzzle, _ = CASES["dynamic_forcing_chain"]
+    board = _position(puzzle, "dynamic_forcing_chain")
+    solution = solver.solve(puzzle).solution
+    assert solution is not None
+    hints = forcing.every_dynamic_hint(tuple(board.cands))
+    assert len(hints) > 1
+    assert len({h.removals for h in hints}) == len(hints)
+    for h in hints:
+        for cell, mask in h.removals:
+            assert not mask >> (int(solution[cell]) - 1) & 1
+    best = best_hint(board.cands, DYNAMIC)
+    assert best is not None
+    cell, d = divmod(best.target >> 1, 9)
+    assert hints[0].complexity == best.complexity
+    removed = board.cands[cell] & ~(1 << d) if best.target & 1 else 1 << d
+    assert hints[0].removals == ((cell, removed),)
 
 
 def test_a_nested_run_rests_the_chains_it_applies_on_candidates_it_removed() -> None:
@@ -327,14 +354,16 @@ def _boards_inside_runs(puzzle: str, rung: str, count: int) -> list[tuple[list[i
     return out
 
 
-@pytest.mark.parametrize("level", [2, 3])
+@pytest.mark.parametrize("level", [2, 3, 4])
 @pytest.mark.parametrize("hash_order", [False, True])
 def test_the_core_applies_the_same_nested_chains_with_the_same_parents(
     core: ModuleType, level: int, hash_order: bool
 ) -> None:
     """On boards where a run ran dry, the core's nested rules give the reference's eliminations,
     in its order, each with the same parents and the same nested chain's complexity; at level 3
-    on boards where forcing chains and cycles give nothing, so that multiple forcing chains do."""
+    on boards where forcing chains and cycles give nothing, so that multiple forcing chains do;
+    at level 4, dynamic forcing chains (whose chains' "on"s also rest on what their runs
+    removed)."""
     order = nested.by_hash if hash_order else nested.by_cell
     boards = _boards_inside_runs(SE_NESTED[2][0], "nested_forcing_chain", 40)
     if level == 3:

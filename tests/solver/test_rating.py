@@ -51,12 +51,12 @@ def test_a_searched_puzzle_rates_at_least_its_hardest_exact_step() -> None:
     """The estimate never undercuts a step the exact ladder took before stalling."""
     path = [
         Step("bug", 5.6, True),
-        Step("nested_multiple_forcing_chain", 10.4, False),
+        Step("nested_dynamic_forcing_chain", 10.9, False),
         Step("forcing_chain", 6.6, False),
     ]
     score, ep, ed = rating.rate(path, rating.SEARCH_FLOOR)
-    assert rating.SEARCH_FLOOR < 10.4
-    assert score == 10.4
+    assert rating.SEARCH_FLOOR < 10.9
+    assert score == 10.9
     assert (ep, ed) == (5.6, 5.6)
 
 
