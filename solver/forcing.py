@@ -425,7 +425,7 @@ def _dynamic_chain(
     return Chain(order, ((cell, mask),), tuple(causes), tuple(key), total)
 
 
-@lru_cache(maxsize=256)
+@lru_cache(maxsize=64)  # each holds every chain's whole ancestry
 def every_dynamic_hint(cands: tuple[int, ...]) -> tuple[Chain, ...]:
     """Every hint SE's dynamic forcing chains give on the board of ``cands`` (cells of two
     candidates or more: each candidate's contradictions, on then off, its doubles, its region

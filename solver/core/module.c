@@ -211,7 +211,50 @@ static PyObject *nested_eliminations_of(PyObject *self, PyObject *args) {
     return list;
 }
 
+static PyObject *masks_list(const mask_t *masks, int n) {
+    PyObject *list = PyList_New(n);
+    for (int k = 0; list && k < n; k++) {
+        PyObject *m = PyLong_FromLong(masks[k]);
+        if (!m) Py_CLEAR(list);
+        else PyList_SET_ITEM(list, k, m);
+    }
+    return list;
+}
+
+/* One technique, by its name in the core's registry, on a board (values and candidates, as in
+ * solver/board.py): (fired, bonus, values, candidates) after it. For the tests of rungs whose
+ * reference takes minutes a step. */
+static PyObject *apply_technique(PyObject *self, PyObject *args) {
+    (void)self;
+    const char *name;
+    PyObject *values_arg, *cands_arg;
+    mask_t values[81], cands[81];
+    static Board b;
+    if (!PyArg_ParseTuple(args, "sOO", &name, &values_arg, &cands_arg)) return NULL;
+    technique_fn apply = technique_named(name);
+    if (!apply) return PyErr_Format(PyExc_ValueError, "no technique named %s", name);
+    if (!read_masks(values_arg, values) || !read_masks(cands_arg, cands)) return NULL;
+    uint8_t grid[81];
+    for (int k = 0; k < 81; k++) {
+        if (values[k] > 9) return PyErr_Format(PyExc_ValueError, "cell %d holds %d, not a digit", k, values[k]);
+        grid[k] = (uint8_t)values[k];
+    }
+    board_from_grid(&b, grid);
+    for (int k = 0; k < 81; k++) {
+        if (!grid[k]) b.cands[k] = cands[k];
+    }
+    Found found = apply(&b);
+    for (int k = 0; k < 81; k++) {
+        values[k] = b.values[k];
+        cands[k] = b.values[k] ? 0 : b.cands[k];
+    }
+    return Py_BuildValue("iiNN", found.fired, found.bonus, masks_list(values, 81), masks_list(cands, 81));
+}
+
 static PyMethodDef methods[] = {
+    {"apply_technique", apply_technique, METH_VARARGS,
+     "apply_technique(name, values, cands) -> (fired, bonus, values, cands): one technique on a "
+     "board, for the tests"},
     {"nested_eliminations", nested_eliminations_of, METH_VARARGS,
      "nested_eliminations(board, source, level: int, hash_order: bool) -> "
      "list[(potential, parents, chain complexity)]: solver.nested.eliminations, for the parity tests"},

@@ -313,10 +313,26 @@ SE_NESTED_3 = [
 ]
 
 
+# The same for level 4 (NFC+DFC, 10.5 and SE's extra), of the forum's hardest list (drawn at
+# random among those levels 2 and 3 left estimated).
+SE_NESTED_4 = [
+    (
+        "1.3.....9..71.9....9.....4..1...7..3....2.8.....5...6.....6.5..6..8...2..7...4...",
+        11.6,
+        11.6,
+        10.7,
+    ),
+]
+
+
 @pytest.mark.parametrize(
     ("puzzles", "rung"),
-    [(SE_NESTED, "nested_forcing_chain"), (SE_NESTED_3, "nested_multiple_forcing_chain")],
-    ids=["level 2", "level 3"],
+    [
+        (SE_NESTED, "nested_forcing_chain"),
+        (SE_NESTED_3, "nested_multiple_forcing_chain"),
+        (SE_NESTED_4, "nested_dynamic_forcing_chain"),
+    ],
+    ids=["level 2", "level 3", "level 4"],
 )
 def test_nested_puzzles_get_ses_er_ep_and_ed_flagged_exact(
     puzzles: list[tuple[str, float, float, float]], rung: str
@@ -377,6 +393,17 @@ def test_the_core_applies_the_same_nested_chains_with_the_same_parents(
         assert core.nested_eliminations(board, source, level, hash_order) == reference
         chained += sum(1 for *_, complexity in reference if complexity)
     assert chained > 0
+
+
+def test_sukaku_keeps_an_estimate_flagged_inexact_where_classic_nests_level_4() -> None:
+    """SukakuExplainer nests its chains beyond level 3 its own way, which the sukaku profile
+    does not follow: a puzzle classic SE rates by level 4 is estimated there, from 10.1."""
+    puzzle, *_ = SE_NESTED_4[0]
+    result = solver.solve(puzzle, chain_budget=MAX_CHAIN_BUDGET, profile="sukaku")
+    assert not result.rating_exact
+    assert result.difficulty_score is not None
+    assert result.difficulty_score >= 10.1
+    assert "nested_dynamic_forcing_chain" not in result.metrics.technique_counts
 
 
 def test_sukaku_gets_sukakuexplainers_er_for_nested_chains() -> None:

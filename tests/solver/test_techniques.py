@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+from types import ModuleType
+
 import pytest
 
 import solver
@@ -18,6 +21,7 @@ from solver.ladder import (
     SE_CHAINS,
     SUKAKU_ONLY,
     VALUES,
+    Rung,
     climb,
 )
 from solver.rating import LADDER_CEILING
@@ -231,6 +235,12 @@ CASES = {
         "..4..3....7..8....2.81....6..3....9..8..2....1..7....3......45....8..9....9..5..8",
         {"r2c9-2"},
     ),
+    # The forum's hardest list: its first nested step of level 4 (dynamic forcing chains inside
+    # dynamic forcing chains (+)), a chain of 10.5 + 1.1, SE's ER for the puzzle (11.6).
+    "nested_dynamic_forcing_chain": (
+        "1.3.....9..71.9....9.....4..1...7..3....2.8.....5...6.....6.5..6..8...2..7...4...",
+        {"r1c5-7"},
+    ),
     # The estimate's rung, where SE's chains are not tried (chain budget 0): the same puzzle as
     # SE's multiple forcing chains above; each change agrees with the unique solution.
     "forcing_chain": (
@@ -260,14 +270,39 @@ def test_every_rung_has_a_case() -> None:
     assert set(CASES) | {"direct_claiming"} == {rung.name for rung in LADDER}
 
 
+# Rungs whose reference takes many minutes a step (SE's nested chains of level 4): their case
+# is climbed and stepped by the compiled core, rung by rung (test_nested compares the core with
+# the reference on the rule itself, and with SE on whole puzzles).
+BY_CORE = frozenset({"nested_dynamic_forcing_chain"})
+
+
+def _by_core(rung: Rung, core: ModuleType) -> Rung:
+    """The rung applied by the compiled core."""
+
+    def apply(board: Board) -> Found:
+        fired, bonus, values, cands = core.apply_technique(
+            rung.apply.__name__, board.values, board.cands
+        )
+        board.values[:], board.cands[:] = values, cands
+        board.empty, board.digit_cells = values.count(0), None
+        return Found(fired, bonus)
+
+    return replace(rung, apply=apply)
+
+
 @pytest.mark.parametrize("k", RUNGS, ids=[LADDER[k].name for k in RUNGS])
-def test_each_rung_is_the_needed_step_and_makes_its_deduction(k: int) -> None:
+def test_each_rung_is_the_needed_step_and_makes_its_deduction(
+    k: int, request: pytest.FixtureRequest
+) -> None:
     """With easier rungs stalled (none fires), the rung fires and makes exactly its change; a
     rung rated by estimate, with the easier rungs a climb tries outside SE's chains. The rungs
     are those of the first profile whose ladder has the rung: a classic case is never solved
     by SukakuExplainer's wings, which classic SE lacks."""
     name = LADDER[k].name
     ladder = next(LADDERS[p] for p in PROFILES if name in {r.name for r in LADDERS[p]})
+    if name in BY_CORE:
+        core = request.getfixturevalue("core")
+        ladder = tuple(_by_core(rung, core) for rung in ladder)
     j = [r.name for r in ladder].index(name)
     rung = ladder[j]
     puzzle, expected = CASES[name]
