@@ -235,8 +235,8 @@ CASES = {
         "..4..3....7..8....2.81....6..3....9..8..2....1..7....3......45....8..9....9..5..8",
         {"r2c9-2"},
     ),
-    # The forum's hardest list: its first nested step of level 4 (dynamic forcing chains inside
-    # dynamic forcing chains (+)), a chain of 10.5 + 1.1, SE's ER for the puzzle (11.6).
+    # The forum's hardest list: its first nested step of level 4 (NFC+DFC) is SE's own (its
+    # `hints`): a contradiction chain of 10.5 + 1.1, r1c5<>7, the puzzle's ER (11.6).
     "nested_dynamic_forcing_chain": (
         "1.3.....9..71.9....9.....4..1...7..3....2.8.....5...6.....6.5..6..8...2..7...4...",
         {"r1c5-7"},
