@@ -222,6 +222,18 @@ def _position(puzzle: str, rung: str) -> Board:
     return board
 
 
+def _check_handed_on(puzzle: str, hints: tuple[cycles.Chain, ...]) -> None:
+    """The hints a producer hands a nesting chain on a position of ``puzzle``: more than one,
+    each set of removals once, none removing a candidate of the solution."""
+    solution = solver.solve(puzzle).solution
+    assert solution is not None
+    assert len(hints) > 1
+    assert len({h.removals for h in hints}) == len(hints)
+    for h in hints:
+        for cell, mask in h.removals:
+            assert not mask >> (int(solution[cell]) - 1) & 1
+
+
 def test_every_forcing_chain_and_cycle_handed_on_is_true_and_the_first_is_ses_choice() -> None:
     """On a position where SE applies a forcing chain or cycle, the hints a nesting chain takes
     remove no candidate of the solution, each set of removals comes once, and the first is the
@@ -230,14 +242,8 @@ def test_every_forcing_chain_and_cycle_handed_on_is_true_and_the_first_is_ses_ch
     ladder = LADDERS["classic"]
     board = Board.from_grid(parse(puzzle))
     climb(board, ladder[: [r.name for r in ladder].index("bidirectional_x_cycle")])
-    solution = solver.solve(puzzle).solution
-    assert solution is not None
     hints = cycles.every_hint(tuple(board.cands))
-    assert len(hints) > 1
-    assert len({h.removals for h in hints}) == len(hints)
-    for h in hints:
-        for cell, mask in h.removals:
-            assert not mask >> (int(solution[cell]) - 1) & 1
+    _check_handed_on(puzzle, hints)
     best = cycles.best_hint(board.cands)
     assert best is not None
     assert (hints[0].order, hints[0].removals) == (best.order, best.removals)
@@ -249,14 +255,8 @@ def test_every_dynamic_forcing_chain_handed_on_is_true_and_the_first_is_ses_choi
     first is the hint SE applies."""
     puzzle, _ = CASES["dynamic_forcing_chain"]
     board = _position(puzzle, "dynamic_forcing_chain")
-    solution = solver.solve(puzzle).solution
-    assert solution is not None
     hints = forcing.every_dynamic_hint(tuple(board.cands))
-    assert len(hints) > 1
-    assert len({h.removals for h in hints}) == len(hints)
-    for h in hints:
-        for cell, mask in h.removals:
-            assert not mask >> (int(solution[cell]) - 1) & 1
+    _check_handed_on(puzzle, hints)
     best = best_hint(board.cands, DYNAMIC)
     assert best is not None
     cell, d = divmod(best.target >> 1, 9)
