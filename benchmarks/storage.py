@@ -82,6 +82,7 @@ def result_row(rng: random.Random, puzzle_id: int, solved_at: datetime) -> Resul
         ed=1.2,
         rating_exact=guesses == 0,
         rating_profile="classic",
+        is_minimal=rng.random() < 0.5,
         solver_version="1.0.0",
         solve_ms=rng.uniform(0.5, 20),
         worker_host="bench-host",

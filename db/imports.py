@@ -47,20 +47,31 @@ class BatchWork:
     batch_id: int
     collection_id: int
     puzzles: list[tuple[int, str]]  # (puzzle_id, givens), in line order
+    keep_paths: bool = False  # its collection keeps solving paths (import --paths)
 
     def to_message(self) -> dict[str, Any]:
-        """The JSON-ready task message of architecture.md."""
-        return {
+        """The JSON-ready task message of architecture.md (`keep_paths` only when true)."""
+        message: dict[str, Any] = {
             "batch_id": self.batch_id,
             "collection_id": self.collection_id,
             "puzzles": [[puzzle_id, givens] for puzzle_id, givens in self.puzzles],
         }
+        if self.keep_paths:
+            message["keep_paths"] = True
+        return message
 
 
 def get_or_create_collection(
-    session: Session, name: str, source_file: str, content_hash: str, *, replace: bool = False
+    session: Session,
+    name: str,
+    source_file: str,
+    content_hash: str,
+    *,
+    replace: bool = False,
+    keep_paths: bool = False,
 ) -> Collection:
-    """The collection called `name` for the file with this sha256, created if new.
+    """The collection called `name` for the file with this sha256, created if new (with
+    `keep_paths`, it keeps its solved puzzles' solving paths from now on).
 
     The same content finds the collection as it was (an interrupted import resumes). Other
     content takes its place when the collection holds no line yet (an empty or failed
@@ -72,6 +83,8 @@ def get_or_create_collection(
     session.execute(dialect_insert(Collection).values(values).on_conflict_do_nothing())
     stmt = select(Collection).where(Collection.name == name)
     found = session.scalars(stmt.execution_options(populate_existing=True)).one()
+    if keep_paths and not found.keeps_paths:
+        found.keeps_paths = True
     if found.origin == PRODUCER:
         raise CollectionConflict(
             f"collection {name!r} holds puzzles pushed by producers: import the file under "
@@ -147,7 +160,7 @@ def _lines_of(
 
 
 def _make_batches(
-    session: Session, collection_id: int, lines: _Lines, batch_size: int
+    session: Session, collection_id: int, lines: _Lines, batch_size: int, keep_paths: bool
 ) -> list[BatchWork]:
     """Cut the lines to solve into batches, setting their batch_id before insertion
     (an UPDATE afterwards would cost four index entries and a foreign-key check per line)."""
@@ -164,7 +177,8 @@ def _make_batches(
     for batch_id, part in zip(batch_ids, parts, strict=True):
         for row in part:
             row[2] = batch_id
-        work.append(BatchWork(batch_id, collection_id, [(row[1], row[4]) for row in part]))
+        puzzles = [(row[1], row[4]) for row in part]
+        work.append(BatchWork(batch_id, collection_id, puzzles, keep_paths))
     return work
 
 
@@ -189,8 +203,11 @@ def add_records(
     rejected: list[tuple[int, str, str, int | None]],
     batch_size: int,
     puzzles: tuple[Known, list[int]] | None = None,
+    *,
+    keep_paths: bool = False,
 ) -> list[BatchWork]:
-    """Store one chunk of a file's records; the new batches to enqueue after commit.
+    """Store one chunk of a file's records; the new batches to enqueue after commit (their
+    paths kept with `keep_paths`, as the collection asks).
 
     `accepted` holds (line, givens) already normalised to 81 characters; `rejected` holds
     (line, raw_text, reason, column). Chunks must arrive in line order for duplicates to be
@@ -200,7 +217,7 @@ def add_records(
     if batch_size < 1:
         raise ValueError(f"batch_size must be at least 1, got {batch_size}")
     lines = _lines_of(session, collection_id, sorted(accepted), puzzles)
-    work = _make_batches(session, collection_id, lines, batch_size)
+    work = _make_batches(session, collection_id, lines, batch_size, keep_paths)
     rows = ((collection_id, *row[:4]) for row in lines.rows)
     inserted = insert_rows(
         session, lines_table, LINE_COLUMNS, rows, conflict=("collection_id", "line")
@@ -248,16 +265,24 @@ def batches_by_id(session: Session, batch_ids: Iterable[int]) -> list[BatchWork]
 def _works(session: Session, where: list[Any]) -> Iterator[BatchWork]:
     """The batches matching `where`, each with its puzzles in line order."""
     stmt = (
-        select(Batch.id, Batch.collection_id, CollectionPuzzle.puzzle_id, Puzzle.givens)
+        select(
+            Batch.id,
+            Batch.collection_id,
+            Collection.keeps_paths,
+            CollectionPuzzle.puzzle_id,
+            Puzzle.givens,
+        )
         .join(CollectionPuzzle, CollectionPuzzle.batch_id == Batch.id)
         .join(Puzzle, Puzzle.id == CollectionPuzzle.puzzle_id)
+        .join(Collection, Collection.id == Batch.collection_id)
         .where(*where)
         .order_by(Batch.id, CollectionPuzzle.line)
         .execution_options(yield_per=10_000)
     )
     rows = session.execute(stmt)
-    for (batch_id, collection_id), group in groupby(rows, key=lambda row: (row[0], row[1])):
-        yield BatchWork(batch_id, collection_id, [(pid, givens) for _, _, pid, givens in group])
+    for (batch_id, collection_id, paths), group in groupby(rows, key=lambda row: row[:3]):
+        puzzles = [(pid, givens) for *_, pid, givens in group]
+        yield BatchWork(batch_id, collection_id, puzzles, paths)
 
 
 def mark_queued(session: Session, batch_ids: Iterable[int]) -> None:

@@ -17,19 +17,25 @@ from sqlalchemy import ColumnElement, any_, bindparam, select
 from sqlalchemy.dialects.postgresql import ARRAY
 from sqlalchemy.orm import Session
 
+import solver
 from db.bulk import dialect_of, driver_connection, stage_rows
 from db.models import CollectionPuzzle, Puzzle, Result
 
 LOOKUP_PAGE = 2_000  # values per `IN (...)`: far below SQLite's 32,766 bound parameters
 STAGE = "_stage_lines"
 STAGE_COLUMNS = {  # on SQLite the line is the rowid: the table is read in line order for free
-    "sqlite": {"line": "integer PRIMARY KEY", "givens": "text NOT NULL"},
-    "postgresql": {"line": "integer NOT NULL", "givens": "varchar(81) NOT NULL"},
+    "sqlite": {"line": "integer PRIMARY KEY", "givens": "text NOT NULL", "canonical": "text"},
+    "postgresql": {
+        "line": "integer NOT NULL",
+        "givens": "varchar(81) NOT NULL",
+        "canonical": "varchar(81)",
+    },
 }
 # Identifiers are constants of this module and the models; no value is written into SQL.
 NEW_PUZZLES = (
-    f"INSERT INTO {Puzzle.__tablename__} (givens, givens_count) "  # noqa: S608
-    f"SELECT givens, 81 - (length(givens) - length(replace(givens, '.', ''))) FROM {STAGE} "
+    f"INSERT INTO {Puzzle.__tablename__} (givens, givens_count, canonical) "  # noqa: S608
+    f"SELECT givens, 81 - (length(givens) - length(replace(givens, '.', ''))), canonical "
+    f"FROM {STAGE} "
     "WHERE true ORDER BY line ON CONFLICT (givens) DO NOTHING RETURNING givens, id"
 )
 
@@ -52,8 +58,11 @@ def puzzles_of(session: Session, collection_id: int, accepted: list[tuple[int, s
 def stored_puzzles(session: Session, accepted: list[tuple[int, str]]) -> tuple[Known, list[int]]:
     """Store the new puzzles of these (line, givens), in line order; each one's id and those
     that have a result (`held` left empty: no collection is asked), and the ids of the
-    puzzles stored before this call (the only ones a collection may hold)."""
-    stage_rows(session, STAGE, STAGE_COLUMNS[dialect_of(session)], accepted)
+    puzzles stored before this call (the only ones a collection may hold). Each new puzzle is
+    stored with its canonical form (`solver.canonical_many`, microseconds a puzzle)."""
+    forms = solver.canonical_many([givens for _, givens in accepted])
+    staged = [(line, givens, form) for (line, givens), form in zip(accepted, forms, strict=True)]
+    stage_rows(session, STAGE, STAGE_COLUMNS[dialect_of(session)], staged)
     known = Known(dict(driver_connection(session).execute(NEW_PUZZLES).fetchall()), set(), set())
     seen_before = list({givens for _, givens in accepted if givens not in known.ids})
     ids: dict[str, int] = {}

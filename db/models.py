@@ -25,6 +25,7 @@ from sqlalchemy import (
     SmallInteger,
     String,
     Text,
+    false,
     func,
 )
 from sqlalchemy.dialects.postgresql import JSONB
@@ -83,6 +84,13 @@ class Puzzle(Base):
         comment="The grid row by row, 81 characters: digits 1-9 for givens, '.' for empty cells.",
     )
     givens_count: Mapped[int] = mapped_column(SmallInteger, comment="Number of given digits.")
+    canonical: Mapped[str | None] = mapped_column(
+        String(81),
+        index=True,
+        comment="The puzzle's canonical (minlex) form, written like givens: equal for two "
+        "puzzles exactly when one is the other under a symmetry and a relabelling of the digits "
+        "(README, Puzzle identity). Set at import.",
+    )
     first_seen: Mapped[datetime] = mapped_column(
         Timestamp, server_default=func.now(), comment="When the puzzle was first imported."
     )
@@ -128,6 +136,13 @@ class Collection(Base):
         server_default=FILE,
         comment=f"{FILE}: lines of an imported file; {PRODUCER}: puzzles pushed by producers "
         "(task sudoku.solve), a line per puzzle in the order they were stored.",
+    )
+    keeps_paths: Mapped[bool] = mapped_column(
+        Boolean,
+        default=False,
+        server_default=false(),
+        comment="True when imported with --paths: its solved puzzles' solving paths are kept "
+        "in solving_paths.",
     )
 
 
@@ -275,6 +290,11 @@ class Result(Base):
         String(16),
         comment=f"The ladder the puzzle was rated on: {_one_of(PROFILES)} (SUDOKU_RATING_PROFILE).",
     )
+    is_minimal: Mapped[bool | None] = mapped_column(
+        Boolean,
+        comment="True when every given is needed for a unique solution (removing any one "
+        "leaves several); NULL unless status is solved.",
+    )
     solver_version: Mapped[str] = mapped_column(String(32), comment="solver.SOLVER_VERSION.")
     solve_ms: Mapped[float | None] = mapped_column(Float, comment="Solver wall time, ms.")
     worker_host: Mapped[str | None] = mapped_column(String(255), comment="Host that solved it.")
@@ -313,6 +333,33 @@ class Submission(Base):
     )
     stored_at: Mapped[datetime] = mapped_column(
         Timestamp, server_default=func.now(), comment="When the worker stored it."
+    )
+
+
+class SolvingPath(Base):
+    __tablename__ = "solving_paths"
+    __table_args__ = (
+        {
+            "comment": "The solving path of a solved puzzle of a collection imported with "
+            "--paths: the ladder's steps, easiest first, as sudoku-batch explain --json "
+            "prints them."
+        },
+    )
+
+    puzzle_id: Mapped[int] = mapped_column(
+        ForeignKey("puzzles.id"), primary_key=True, comment="The puzzle."
+    )
+    steps: Mapped[list[Any]] = mapped_column(
+        Json,
+        comment="JSON array, a step each: technique, value (its SE value), placed and removed "
+        '(lists of {cell, name, digit}, e.g. {"cell": 4, "name": "r1c5", "digit": 7}).',
+    )
+    stalled: Mapped[bool] = mapped_column(
+        Boolean,
+        comment="True when the ladder stalled before the grid was full (the rest needs search).",
+    )
+    rating_profile: Mapped[str] = mapped_column(
+        String(16), comment="The ladder the path climbed (as results.rating_profile)."
     )
 
 

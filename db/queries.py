@@ -21,7 +21,7 @@ from sqlalchemy.orm import InstrumentedAttribute, Session
 from sqlalchemy.types import TypeEngine
 
 from db.counters import COUNTERS
-from db.models import Collection, CollectionPuzzle, RejectedLine, Result
+from db.models import Collection, CollectionPuzzle, Puzzle, RejectedLine, Result, SolvingPath
 from db.views import puzzle_results
 
 ORDERABLE = (
@@ -55,11 +55,25 @@ def _result_counts(
     return counts
 
 
+def _classes(session: Session, collection_ids: list[int]) -> dict[int, int]:
+    """collection id -> its distinct puzzles up to symmetry (distinct canonical forms)."""
+    stmt = (
+        select(CollectionPuzzle.collection_id, func.count(Puzzle.canonical.distinct()))
+        .join(Puzzle, Puzzle.id == CollectionPuzzle.puzzle_id)
+        .where(CollectionPuzzle.collection_id.in_(collection_ids))
+        .group_by(CollectionPuzzle.collection_id)
+    )
+    counts = dict.fromkeys(collection_ids, 0)
+    counts.update({cid: n for cid, n in session.execute(stmt)})
+    return counts
+
+
 def collection_status(session: Session, name: str | None = None) -> list[dict[str, Any]]:
     """Per collection (or only `name`), by name: id, name, source_file, the counters
     (lines_read, accepted, duplicates, rejected, total, done, failed), remaining
-    (total - done - failed), statuses (result status -> distinct puzzles; they add up to
-    done) and difficulty (label -> distinct puzzles; they add up to statuses' solved)."""
+    (total - done - failed), classes (distinct puzzles up to symmetry), statuses (result
+    status -> distinct puzzles; they add up to done), difficulty (label -> distinct puzzles;
+    they add up to statuses' solved) and minimal (solved puzzles that are minimal)."""
     stmt = select(Collection).order_by(Collection.name)
     if name is not None:
         stmt = stmt.where(Collection.name == name)
@@ -67,6 +81,8 @@ def collection_status(session: Session, name: str | None = None) -> list[dict[st
     ids = [c.id for c in collections]
     statuses = _result_counts(session, ids, Result.status)
     labels = _result_counts(session, ids, Result.difficulty)
+    classes = _classes(session, ids)
+    minimal = _result_counts(session, ids, Result.is_minimal)
     return [
         {
             "id": c.id,
@@ -74,8 +90,10 @@ def collection_status(session: Session, name: str | None = None) -> list[dict[st
             "source_file": c.source_file,
             **{counter: getattr(c, counter) for counter in COUNTERS},
             "remaining": c.total - c.done - c.failed,
+            "classes": classes[c.id],
             "statuses": statuses[c.id],
             "difficulty": labels[c.id],
+            "minimal": sum(n for value, n in minimal[c.id].items() if value == str(True)),
         }
         for c in collections
     ]
@@ -144,17 +162,27 @@ def find_results(
     order_by: str = "difficulty_score",
     descending: bool = True,
     limit: int = 50,
+    one_per_class: bool = False,
 ) -> list[RowMapping]:
-    """Rows of `puzzle_results` (duplicate lines left out) matching every filter given."""
+    """Rows of `puzzle_results` (duplicate lines left out) matching every filter given; with
+    `one_per_class`, only the first matching line (by collection, then line) of each canonical
+    form: one puzzle per class of isomorphs."""
     if order_by not in ORDERABLE:
         raise ValueError(f"cannot order by {order_by!r}; allowed: {', '.join(ORDERABLE)}")
-    key = puzzle_results.c[order_by]
-    stmt = select(puzzle_results).where(puzzle_results.c.is_duplicate.is_(False))
+    view = puzzle_results.c
+    stmt = select(puzzle_results).where(view.is_duplicate.is_(False))
     stmt = _filters(stmt, collection, difficulty, status, elimination_only, min_depth)
+    rows: Any = puzzle_results
+    if one_per_class:
+        rank = func.row_number().over(
+            partition_by=view.canonical, order_by=(view.collection, view.line)
+        )
+        ranked = stmt.add_columns(rank.label("class_rank")).subquery()
+        rows = ranked
+        stmt = select(*(ranked.c[c.name] for c in view)).where(ranked.c.class_rank == 1)
+    key = rows.c[order_by]
     stmt = stmt.order_by(
-        (key.desc() if descending else key.asc()).nulls_last(),
-        puzzle_results.c.collection,
-        puzzle_results.c.line,
+        (key.desc() if descending else key.asc()).nulls_last(), rows.c.collection, rows.c.line
     ).limit(limit)
     return list(session.execute(stmt).mappings())
 
@@ -168,9 +196,20 @@ EXPORTED: tuple[tuple[str, TypeEngine[Any]], ...] = (
     ("column", _rejected.column.type),
     ("raw_text", _rejected.raw_text.type),
 )
+_paths = SolvingPath.__table__.c
+# What `export --paths` adds: the solving path's steps (JSON) and whether the ladder stalled.
+PATH_COLUMNS: tuple[tuple[str, TypeEngine[Any]], ...] = (
+    ("path_steps", _paths.steps.type),
+    ("path_stalled", _paths.stalled.type),
+)
 
 
-def _rejected_rows(collection: str) -> Select[Any]:
+def exported(paths: bool = False) -> tuple[tuple[str, TypeEngine[Any]], ...]:
+    """The export's columns: `EXPORTED`, then `PATH_COLUMNS` with `paths`."""
+    return EXPORTED + PATH_COLUMNS if paths else EXPORTED
+
+
+def _rejected_rows(collection: str, paths: bool) -> Select[Any]:
     """A collection's rejected lines with the export's columns (NULL where they do not apply)."""
     shown: dict[str, Any] = {
         "collection_id": Collection.id,
@@ -183,7 +222,7 @@ def _rejected_rows(collection: str) -> Select[Any]:
     }
     columns: list[ColumnElement[Any]] = [
         (shown[name] if name in shown else cast(null(), type_)).label(name)
-        for name, type_ in EXPORTED
+        for name, type_ in exported(paths)
     ]
     return (
         select(*columns)
@@ -193,11 +232,11 @@ def _rejected_rows(collection: str) -> Select[Any]:
 
 
 def stream_results(
-    session: Session, collection: str, *, rejected: bool = False
+    session: Session, collection: str, *, rejected: bool = False, paths: bool = False
 ) -> Iterator[RowMapping]:
     """Every accepted line of a collection (and every rejected one, with `rejected`), in line
-    order, with the columns of `EXPORTED`, fetched 1,000 at a time (server-side cursor on
-    PostgreSQL), for export."""
+    order, with the columns of `exported(paths)`, fetched 1,000 at a time (server-side cursor
+    on PostgreSQL), for export."""
     view = puzzle_results.c
     accepted = select(
         *view,
@@ -205,8 +244,12 @@ def stream_results(
         cast(null(), _rejected.column.type).label("column"),
         cast(null(), _rejected.raw_text.type).label("raw_text"),
     ).where(view.collection == collection)
+    if paths:
+        accepted = accepted.add_columns(
+            _paths.steps.label("path_steps"), _paths.stalled.label("path_stalled")
+        ).outerjoin(SolvingPath, SolvingPath.puzzle_id == view.puzzle_id)
     if rejected:
-        every = accepted.union_all(_rejected_rows(collection)).order_by("line")
+        every = accepted.union_all(_rejected_rows(collection, paths)).order_by("line")
         yield from session.execute(every.execution_options(yield_per=1_000)).mappings()
     else:
         stmt = accepted.order_by(view.line)

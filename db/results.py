@@ -19,6 +19,7 @@ from db.bulk import dialect_of, insert_rows
 from db.counters import advance
 from db.errors import UnknownBatch
 from db.models import DONE, FAILED, PENDING, RESULT_COLUMNS, Batch, Result
+from db.paths import PathRow, insert_paths
 
 BATCH_ERROR_LIMIT = 2_000  # characters of a failed batch's error kept in batches.error
 
@@ -47,6 +48,7 @@ class ResultRow(NamedTuple):
     ed: float | None
     rating_exact: bool | None
     rating_profile: str
+    is_minimal: bool | None
     solver_version: str
     solve_ms: float | None
     worker_host: str | None
@@ -104,9 +106,16 @@ def insert_results(session: Session, rows: Sequence[ResultRow]) -> int:
     )
 
 
-def record_batch(session: Session, batch_id: int, rows: Sequence[ResultRow]) -> int:
-    """Store a batch's result rows and mark it done; the number of rows really inserted."""
+def record_batch(
+    session: Session,
+    batch_id: int,
+    rows: Sequence[ResultRow],
+    paths: Sequence[PathRow] = (),
+) -> int:
+    """Store a batch's result rows (and solving paths) and mark it done; the number of result
+    rows really inserted."""
     inserted = insert_results(session, rows)
+    insert_paths(session, paths)
     flipped = _finish(session, batch_id, DONE, None)
     if flipped is not None:
         collection_id, size = flipped

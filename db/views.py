@@ -53,6 +53,9 @@ SHOWN: tuple[tuple[str, InstrumentedAttribute[object]], ...] = (
             "rating_profile",
         )
     ),
+    ("canonical", Puzzle.canonical),
+    ("isomorph_of", Puzzle.id),  # the earliest-imported puzzle of its class, when another
+    ("is_minimal", Result.is_minimal),
 )
 
 puzzle_results = Table(

@@ -6,7 +6,10 @@ Public API::
     solve(puzzle, *, node_budget=DEFAULT_NODE_BUDGET, profile, chain_budget=0) -> SolveResult
     solve_many(puzzles, *, node_budget)       -> list[SolveResult]   (one call per batch)
     solve_many_timed(puzzles, *, node_budget) -> list[(SolveResult, seconds)]
+    solving_path(puzzle, *, profile, chain_budget=0) -> SolvingPath   (steps: PathStep)
     backend() -> "native" | "python"          use_backend("native" | "python" | "auto")
+    canonical(puzzle) -> str                  canonical_many(puzzles) -> list[str]  (minlex)
+    is_minimal(puzzle) -> bool | None         minimal_many(puzzles) -> list[bool | None]
     find_conflict(grid) -> str | None         is_solution(puzzle, solution) -> bool
     SolveResult, Metrics, LADDER, Rung, LADDER_CEILING, SOLVER_VERSION
     STATUSES, LABELS, EMPTY_CHARS, DEFAULT_NODE_BUDGET, MAX_CHAIN_BUDGET: the vocabulary,
@@ -19,15 +22,21 @@ from __future__ import annotations
 from solver.backends import (
     available,
     backend,
+    canonical,
+    canonical_many,
+    is_minimal,
+    minimal_many,
     solve,
     solve_many,
     solve_many_timed,
+    solving_path,
     unavailable_reason,
     use_backend,
 )
 from solver.errors import PuzzleFormatError, SolverBug, SudokuBatchError
 from solver.grid import EMPTY_CHARS, Grid, find_conflict, is_solution, normalize, parse
 from solver.ladder import DEFAULT_PROFILE, LADDER, MAX_CHAIN_BUDGET, PROFILES, Rung
+from solver.path import PathStep, SolvingPath
 from solver.rating import LABELS, LADDER_CEILING
 from solver.result import STATUSES, Metrics, SolveResult, Status
 from solver.search import DEFAULT_NODE_BUDGET
@@ -47,21 +56,28 @@ __all__ = [
     "STATUSES",
     "Grid",
     "Metrics",
+    "PathStep",
     "PuzzleFormatError",
     "Rung",
     "SolveResult",
     "SolverBug",
+    "SolvingPath",
     "Status",
     "SudokuBatchError",
     "available",
     "backend",
+    "canonical",
+    "canonical_many",
     "find_conflict",
+    "is_minimal",
     "is_solution",
+    "minimal_many",
     "normalize",
     "parse",
     "solve",
     "solve_many",
     "solve_many_timed",
+    "solving_path",
     "unavailable_reason",
     "use_backend",
 ]

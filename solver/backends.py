@@ -11,9 +11,9 @@ import logging
 import time
 from collections.abc import Sequence
 
-from solver import engine
+from solver import canon, engine, minimal, path
 from solver.errors import PuzzleFormatError
-from solver.ladder import DEFAULT_PROFILE, check_chain_budget, check_profile
+from solver.ladder import DEFAULT_PROFILE, apply_rung, check_chain_budget, check_profile
 from solver.result import SolveResult
 from solver.search import DEFAULT_NODE_BUDGET
 
@@ -121,6 +121,59 @@ def solve_many_timed(
             raise PuzzleFormatError(f"puzzle {k}: {exc}", exc.column) from exc
         timed.append((result, time.perf_counter() - started))
     return timed
+
+
+def canonical_many(puzzles: Sequence[Puzzle]) -> list[str]:
+    """The canonical (minlex) form of each puzzle (``solver.canon``), in order
+    (PuzzleFormatError on a malformed one, naming its index)."""
+    if _active == "native":
+        return native.canonical_many(puzzles)
+    forms = []
+    for k, puzzle in enumerate(puzzles):
+        try:
+            forms.append(canon.canonical(puzzle))
+        except PuzzleFormatError as exc:
+            raise PuzzleFormatError(f"puzzle {k}: {exc}", exc.column) from exc
+    return forms
+
+
+def canonical(puzzle: Puzzle) -> str:
+    """The canonical (minlex) form of one puzzle: equal for two puzzles exactly when one is
+    the other under a symmetry and a relabelling of the digits (``solver.canon``)."""
+    if _active == "native":
+        return native.canonical_many([puzzle])[0]
+    return canon.canonical(puzzle)
+
+
+def solving_path(
+    puzzle: Puzzle, *, profile: str = DEFAULT_PROFILE, chain_budget: int = 0
+) -> path.SolvingPath:
+    """The steps of the ladder's climb on one puzzle (see ``solver.path.solving_path``), each
+    rung applied by the backend in use."""
+    step = apply_rung if _active == "python" else native.apply_rung
+    return path.solving_path(puzzle, profile=profile, chain_budget=chain_budget, step=step)
+
+
+def minimal_many(puzzles: Sequence[Puzzle]) -> list[bool | None]:
+    """Whether each puzzle is minimal (``solver.minimal``), in order (PuzzleFormatError on a
+    malformed one, naming its index)."""
+    if _active == "native":
+        return native.minimal_many(puzzles)
+    answers = []
+    for k, puzzle in enumerate(puzzles):
+        try:
+            answers.append(minimal.is_minimal(puzzle))
+        except PuzzleFormatError as exc:
+            raise PuzzleFormatError(f"puzzle {k}: {exc}", exc.column) from exc
+    return answers
+
+
+def is_minimal(puzzle: Puzzle) -> bool | None:
+    """Whether every given of the puzzle is needed for its uniqueness; None when it does not
+    have exactly one solution (``solver.minimal``)."""
+    if _active == "native":
+        return native.minimal_many([puzzle])[0]
+    return minimal.is_minimal(puzzle)
 
 
 _active = available()[0]

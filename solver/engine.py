@@ -11,20 +11,17 @@ from collections.abc import Sequence
 from dataclasses import replace
 
 from solver import rating
-from solver.board import Board, Contradiction
+from solver.board import Board
 from solver.errors import SolverBug
 from solver.grid import Grid, Mask, check_grid, find_conflict, is_solution, parse, to_text
 from solver.ladder import (
     ASSUMES_UNIQUENESS,
     DEFAULT_PROFILE,
-    EXACT_LADDERS,
-    LADDERS,
     ChainBudget,
     Step,
     check_profile,
-    climb,
+    climb_profile,
     hardest,
-    merge,
 )
 from solver.result import Metrics, SolveResult, Status
 from solver.search import DEFAULT_NODE_BUDGET, Search
@@ -58,7 +55,7 @@ def solve(
         return _unrated(text, "invalid", conflict, Metrics(givens=givens))
     board = Board.from_grid(grid)
     path: list[Step] = []
-    counts, stall, contradiction = _climb(board, path, profile, chains)
+    counts, stall, contradiction = climb_profile(board, profile, chains, path)
     logic = Metrics(
         solved_by_elimination=board.solved() and contradiction is None,
         hardest_technique=hardest(counts),
@@ -76,23 +73,6 @@ def solve(
         beyond = None if stall is None else rating.stalled_score(stall, node_budget, None, floor)
         return _solved(grid, text, tuple(board.values), logic, path, beyond, False)
     return _searched(grid, text, board, logic, path, stall, node_budget, floor)
-
-
-def _climb(
-    board: Board, path: list[Step], profile: str, chains: ChainBudget
-) -> tuple[dict[str, int], list[Mask] | None, Contradiction | None]:
-    """Climb the exact ladder, then the whole ladder (chains) if it stalls, both within the
-    puzzle's one chain budget. Returns the technique counts, the pencil marks where the exact
-    ladder stalled (None if it did not) and the contradiction that stopped the climb, if any."""
-    dead = board.first_dead_cell()
-    if dead is not None:
-        return {}, None, dead
-    counts, contradiction = climb(board, EXACT_LADDERS[profile], path, chains)
-    if board.solved() or contradiction is not None:
-        return counts, None, contradiction
-    stall = board.masks()
-    more, contradiction = climb(board, LADDERS[profile], path, chains)
-    return merge(counts, more), stall, contradiction
 
 
 def verdict(grid: Grid, text: str, run: Search, metrics: Metrics) -> SolveResult | None:

@@ -24,6 +24,7 @@ from dataclasses import dataclass, replace
 
 from solver import techniques as t
 from solver.board import Board, Contradiction, Found
+from solver.grid import Mask
 
 
 @dataclass(frozen=True)
@@ -243,18 +244,29 @@ def check_chain_budget(chain_budget: int) -> int:
     return chain_budget
 
 
+# How a climb applies one rung on a board: the reference calls the rung's own function
+# (``apply_rung``); the compiled core applies its function of the same name (solver.native).
+StepFn = Callable[[Rung, Board], Found]
+
+
+def apply_rung(rung: Rung, board: Board) -> Found:
+    """Apply the rung's own function (the reference's step)."""
+    return rung.apply(board)
+
+
 def climb(
     board: Board,
     rungs: Sequence[Rung] = LADDER,
     path: list[Step] | None = None,
     chains: ChainBudget | None = None,
+    step: StepFn = apply_rung,
 ) -> tuple[dict[str, int], Contradiction | None]:
     """Apply the easiest rung that fires until the board is solved, stuck or contradictory.
 
     Returns how often each rung fired (only rungs that fired, in ladder order) and the
     contradiction that stopped the climb (None if none did); each step is appended to
     ``path`` when one is given. The SE chain rungs are tried only while ``chains`` has steps
-    left (always when it is None), each step taking one.
+    left (always when it is None), each step taking one. ``step`` applies a rung.
     """
     counts = [0] * len(rungs)
     k = 0
@@ -264,7 +276,7 @@ def climb(
             k += 1
             continue
         empty = board.empty
-        found = rungs[k].apply(board)
+        found = step(rungs[k], board)
         if found.fired:
             counts[k] += found.fired
             if chain and chains is not None:
@@ -278,6 +290,28 @@ def climb(
         if found.contradiction:
             return _fired(rungs, counts), found.contradiction
     return _fired(rungs, counts), None
+
+
+def climb_profile(
+    board: Board,
+    profile: str,
+    chains: ChainBudget,
+    path: list[Step] | None = None,
+    step: StepFn = apply_rung,
+) -> tuple[dict[str, int], list[Mask] | None, Contradiction | None]:
+    """Climb the profile's exact ladder, then its whole ladder (chains) if it stalls, both
+    within the puzzle's one chain budget, as ``solve`` does. Returns the technique counts, the
+    pencil marks where the exact ladder stalled (None if it did not) and the contradiction that
+    stopped the climb, if any."""
+    dead = board.first_dead_cell()
+    if dead is not None:
+        return {}, None, dead
+    counts, contradiction = climb(board, EXACT_LADDERS[profile], path, chains, step)
+    if board.solved() or contradiction is not None:
+        return counts, None, contradiction
+    stall = board.masks()
+    more, contradiction = climb(board, LADDERS[profile], path, chains, step)
+    return merge(counts, more), stall, contradiction
 
 
 def _fired(rungs: Sequence[Rung], counts: list[int]) -> dict[str, int]:

@@ -31,7 +31,7 @@ from solver import (
     rating,
     uniqueness,
 )
-from solver.board import CONTRADICTIONS, Contradiction
+from solver.board import CONTRADICTIONS, Board, Contradiction, Found
 from solver.errors import PuzzleFormatError, SolverBug
 from solver.grid import (
     EMPTY_CHARS,
@@ -50,6 +50,7 @@ from solver.ladder import (
     PROFILES,
     RUNGS,
     SE_CHAINS,
+    Rung,
     check_chain_budget,
 )
 from solver.result import STATUSES, Metrics, SolveResult
@@ -203,3 +204,55 @@ def _at(k: int, exc: PuzzleFormatError, name_index: bool) -> PuzzleFormatError:
     if not name_index:
         return exc
     return PuzzleFormatError(f"puzzle {k}: {exc}", exc.column)
+
+
+def canonical_many(puzzles: Sequence[str | Sequence[int]]) -> list[str]:
+    """The canonical form of each puzzle (``solver.canon.canonical``), in one call into the
+    core; a malformed puzzle raises PuzzleFormatError, prefixed with ``puzzle K:``."""
+    texts = []
+    for k, puzzle in enumerate(puzzles):
+        try:
+            texts.append(_plain(puzzle))
+        except PuzzleFormatError as exc:
+            raise _at(k, exc, True) from exc
+    forms: list[str] = _core.canonical_many(texts)
+    for k, form in enumerate(forms):
+        if form is None:  # not the plain form: the reference parser explains or normalises
+            try:
+                forms[k] = _core.canonical_many([to_text(parse(texts[k]))])[0]
+            except PuzzleFormatError as exc:
+                raise _at(k, exc, True) from exc
+    return forms
+
+
+def apply_rung(rung: Rung, board: Board) -> Found:
+    """``ladder.apply_rung`` in the core: its function of the rung's function's name, on the
+    board (for ``solver.path``). The core reports no contradiction: one is seen only as a cell
+    left without candidates, so on a puzzle without solution the path may end otherwise."""
+    fired, bonus, values, cands = _core.apply_technique(
+        rung.apply.__name__, board.values, board.cands
+    )
+    board.values[:], board.cands[:] = values, cands
+    board.empty, board.digit_cells = values.count(0), None
+    return Found(fired, bonus, board.first_dead_cell())
+
+
+def minimal_many(puzzles: Sequence[str | Sequence[int]]) -> list[bool | None]:
+    """Whether each puzzle is minimal (``solver.minimal.is_minimal``), in one call into the
+    core; a malformed puzzle raises PuzzleFormatError, prefixed with ``puzzle K:``."""
+    texts = []
+    for k, puzzle in enumerate(puzzles):
+        try:
+            texts.append(_plain(puzzle))
+        except PuzzleFormatError as exc:
+            raise _at(k, exc, True) from exc
+    try:
+        return list(_core.minimal_many(texts))
+    except ValueError:  # one not in the plain form: the reference parser explains or normalises
+        pass
+    for k, text in enumerate(texts):
+        try:
+            texts[k] = to_text(parse(text))
+        except PuzzleFormatError as exc:
+            raise _at(k, exc, True) from exc
+    return list(_core.minimal_many(texts))

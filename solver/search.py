@@ -1,6 +1,7 @@
 """Recursive search for when the ladder stalls: guess in the cell with fewest candidates (MRV),
 propagate singles after every guess, and keep going after the first solution until a second
-one shows up or the tree is exhausted, so uniqueness is known.
+one shows up or the tree is exhausted, so uniqueness is known (``limit=1``: stop at the first,
+for a question of existence such as solver/minimal.py asks).
 
 The search state is one list of 81 masks (a placed cell is a single bit); each guess works on
 a copy, so undoing a wrong guess is dropping the copy. Contradictions are return values.
@@ -138,10 +139,12 @@ class Search:
 
     ``nodes``: positions propagated (the root and every guess); ``guesses``: candidates tried
     in a branch cell; ``backtracks``: guesses that ran into a contradiction; ``depth``: the
-    deepest level of nested guesses reached before the first solution.
+    deepest level of nested guesses reached before the first solution. ``limit``: the
+    solutions to find before stopping (two prove uniqueness, one proves existence).
     """
 
     node_budget: int
+    limit: int = 2
     nodes: int = 0
     guesses: int = 0
     backtracks: int = 0
@@ -175,5 +178,5 @@ class Search:
                 self._explore(child, depth + 1)
             else:
                 self.backtracks += 1
-            if self.gave_up or len(self.solutions) > 1:
+            if self.gave_up or len(self.solutions) >= self.limit:
                 return

@@ -6,11 +6,15 @@ so the two paths store exactly the same rows.
 
 from __future__ import annotations
 
+import json
 import socket
 from collections.abc import Mapping, Sequence
 from datetime import UTC, datetime
+from typing import NamedTuple
 
 import solver
+from db.imports import BatchWork
+from db.paths import PathRow
 from db.results import ResultRow
 
 HOST = socket.gethostname()
@@ -30,10 +34,65 @@ def solve_batch(
     budget = {} if node_budget is None else {"node_budget": node_budget}
     givens = [text for _, text in puzzles]
     timed = solver.solve_many_timed(givens, profile=profile, chain_budget=chain_budget, **budget)
+    return result_rows(puzzles, timed, profile)
+
+
+class Solved(NamedTuple):
+    """A batch solved: its `results` rows and, when its collection keeps them, the solving
+    paths of its solved puzzles."""
+
+    rows: list[ResultRow]
+    paths: list[PathRow]
+
+
+def solve_work(
+    work: BatchWork,
+    *,
+    node_budget: int | None = None,
+    profile: str = solver.DEFAULT_PROFILE,
+    chain_budget: int = 0,
+) -> Solved:
+    """`solve_batch` for one batch of work, with its paths when `work.keep_paths`."""
+    rows = solve_batch(
+        work.collection_id,
+        work.puzzles,
+        node_budget=node_budget,
+        profile=profile,
+        chain_budget=chain_budget,
+    )
+    if not work.keep_paths:
+        return Solved(rows, [])
+    solved = [
+        (pid, givens)
+        for (pid, givens), row in zip(work.puzzles, rows, strict=True)
+        if row.status == "solved"
+    ]
+    return Solved(rows, path_rows(solved, profile, chain_budget))
+
+
+def path_rows(puzzles: Sequence[tuple[int, str]], profile: str, chain_budget: int) -> list[PathRow]:
+    """The `solving_paths` rows of these `(puzzle_id, givens)`, climbed as they were rated."""
+    rows = []
+    for puzzle_id, givens in puzzles:
+        path = solver.solving_path(givens, profile=profile, chain_budget=chain_budget)
+        steps = json.dumps([step.to_dict() for step in path.steps], separators=(",", ":"))
+        rows.append(PathRow(puzzle_id, steps, not path.solved, profile))
+    return rows
+
+
+def result_rows(
+    puzzles: Sequence[tuple[int, str]],
+    timed: Sequence[tuple[solver.SolveResult, float]],
+    profile: str = solver.DEFAULT_PROFILE,
+) -> list[ResultRow]:
+    """The rows of these `(puzzle_id, givens)` and their solver results, in order, sharing one
+    `solved_at`; each solved puzzle's minimality is decided here, in one call for them all."""
     solved_at = datetime.now(UTC)
+    solved = [k for k, (result, _) in enumerate(timed) if result.status == "solved"]
+    minimal = dict(zip(solved, solver.minimal_many([puzzles[k][1] for k in solved]), strict=True))
     return [
-        result_row(puzzle_id, result, seconds * 1000.0, solved_at, profile)
-        for (puzzle_id, _), (result, seconds) in zip(puzzles, timed, strict=True)
+        result_row(puzzle_id, result, seconds * 1000.0, solved_at, profile, minimal.get(k))
+        for k, ((puzzle_id, _), (result, seconds)) in enumerate(zip(puzzles, timed, strict=True))
     ]
 
 
@@ -43,8 +102,9 @@ def result_row(
     solve_ms: float,
     solved_at: datetime,
     profile: str = solver.DEFAULT_PROFILE,
+    is_minimal: bool | None = None,
 ) -> ResultRow:
-    """The `results` row of one solved puzzle."""
+    """The `results` row of one puzzle (``is_minimal``: None unless it was solved)."""
     metrics = result.metrics
     return ResultRow(
         puzzle_id,
@@ -64,6 +124,7 @@ def result_row(
         result.ed,
         result.rating_exact,
         profile,
+        is_minimal,
         solver.SOLVER_VERSION,
         round(solve_ms, 3),
         HOST,

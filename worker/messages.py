@@ -37,8 +37,11 @@ GIVENS_CHARS = frozenset(to_text(range(10)))  # what a normalised puzzle is writ
 def decode_batch(message: Mapping[str, Any]) -> BatchWork:
     """The batch in a task's kwargs, or MessageError saying which field is wrong."""
     expected = {"batch_id", "collection_id", "puzzles"}
-    if set(message) != expected:
+    if set(message) - {"keep_paths"} != expected:
         raise MessageError(f"fields {sorted(message)} do not match {sorted(expected)}")
+    keep_paths = message.get("keep_paths", False)
+    if type(keep_paths) is not bool:
+        raise MessageError(f"keep_paths must be true or false, got {keep_paths!r:.40}")
     batch_id, collection_id = message["batch_id"], message["collection_id"]
     for name, value in (("batch_id", batch_id), ("collection_id", collection_id)):
         if type(value) is not int or value < 1:
@@ -46,7 +49,8 @@ def decode_batch(message: Mapping[str, Any]) -> BatchWork:
     puzzles = message["puzzles"]
     if not isinstance(puzzles, list) or not puzzles:
         raise MessageError("puzzles must be a non-empty list of [puzzle_id, givens]")
-    return BatchWork(batch_id, collection_id, [_puzzle(i, p) for i, p in enumerate(puzzles)])
+    work = [_puzzle(i, p) for i, p in enumerate(puzzles)]
+    return BatchWork(batch_id, collection_id, work, keep_paths)
 
 
 def _puzzle(index: int, item: Any) -> tuple[int, str]:

@@ -38,19 +38,32 @@ class Import:
     collection: str
     path: Path  # the bytes to read: the file itself, or the copy of a pipe (worker.inputs)
     shown: str  # how messages name the input
+    keep_paths: bool = False  # the collection keeps solving paths (--paths)
 
 
 def open_import(
-    sessions: sessionmaker[Session], source: Readable, collection: str, *, replace: bool = False
+    sessions: sessionmaker[Session],
+    source: Readable,
+    collection: str,
+    *,
+    replace: bool = False,
+    keep_paths: bool = False,
 ) -> Import:
     """Find or create the collection `collection` for this input (with `replace`, the input
-    takes the place of the other file the collection holds)."""
+    takes the place of the other file the collection holds; with `keep_paths`, the collection
+    keeps its solving paths)."""
     with sessions() as session:
         found = get_or_create_collection(
-            session, collection, source.input.source_file, source.content_hash, replace=replace
+            session,
+            collection,
+            source.input.source_file,
+            source.content_hash,
+            replace=replace,
+            keep_paths=keep_paths,
         )
         session.commit()
-        return Import(found.id, collection, source.path, source.input.shown)
+        paths = found.keeps_paths
+        return Import(found.id, collection, source.path, source.input.shown, paths)
 
 
 def drop_if_nothing_stored(sessions: sessionmaker[Session], job: Import) -> bool:
@@ -70,7 +83,14 @@ def import_chunks(
         accepted = [(r.line, r.puzzle) for r in chunk if isinstance(r, Accepted)]
         rejected = [(r.line, r.raw, r.reason, r.column) for r in chunk if isinstance(r, Rejected)]
         with sessions() as session:
-            works = add_records(session, job.collection_id, accepted, rejected, batch_size)
+            works = add_records(
+                session,
+                job.collection_id,
+                accepted,
+                rejected,
+                batch_size,
+                keep_paths=job.keep_paths,
+            )
             session.commit()
         yield works
 

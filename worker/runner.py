@@ -21,8 +21,8 @@ from sqlalchemy.orm import Session, sessionmaker
 
 import solver
 from db.imports import BatchWork
-from db.results import ResultRow, failure_reason, record_batch, record_batch_failure
-from worker.batch import solve_batch
+from db.results import failure_reason, record_batch, record_batch_failure
+from worker.batch import Solved, solve_work
 
 OnSolved = Callable[[int], None]
 # Batches queued per pool process: enough that the pool never waits while the main process
@@ -66,7 +66,7 @@ class LocalPool:
         self._pool = ProcessPoolExecutor(
             workers, initializer=_start_pool_process, initargs=(solver.backend(),)
         )
-        self._inflight: dict[Future[list[ResultRow]], BatchWork] = {}
+        self._inflight: dict[Future[Solved], BatchWork] = {}
 
     def dispatch(self, work: BatchWork) -> None:
         """Queue one batch; first stores what is finished, and waits while the pool is full."""
@@ -74,9 +74,8 @@ class LocalPool:
         while len(self._inflight) >= IN_FLIGHT_PER_WORKER * self.workers:
             self._store(wait(self._inflight, return_when=FIRST_COMPLETED).done)
         future = self._pool.submit(
-            solve_batch,
-            work.collection_id,
-            work.puzzles,
+            solve_work,
+            work,
             node_budget=self.node_budget,
             profile=self.profile,
             chain_budget=self.chain_budget,
@@ -98,7 +97,7 @@ class LocalPool:
         """Stop the pool; cancelled batches stay pending in the database for a re-run."""
         self._pool.shutdown(wait=not cancel, cancel_futures=cancel)
 
-    def _store(self, finished: set[Future[list[ResultRow]]]) -> None:
+    def _store(self, finished: set[Future[Solved]]) -> None:
         """Store finished batches in one transaction (each batch's write is idempotent); a
         batch whose solving raised is marked failed. An error that is not the batch's fault
         stops the run once the others are stored."""
@@ -110,7 +109,7 @@ class LocalPool:
             for future, work in done:
                 error = future.exception()
                 if error is None:
-                    record_batch(session, work.batch_id, future.result())
+                    record_batch(session, work.batch_id, *future.result())
                 elif not isinstance(error, NOT_THE_BATCH):
                     record_batch_failure(session, work.batch_id, failure_reason(error))
             session.commit()

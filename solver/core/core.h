@@ -318,17 +318,30 @@ typedef struct {
 Contradiction climb(Board *b, const int *rungs, int n, Path *path, int counts[MAX_RUNGS],
                     int64_t *chains);
 
+/* ---- canon.c ---- */
+/* The minlex form of a grid (solver/canon.py); 0 when out of memory. */
+int canonical_form(const uint8_t grid[81], uint8_t form[81]);
+void canonical_exhaustive(const uint8_t grid[81], uint8_t form[81]);  /* for the tests */
+
 /* ---- search.c ---- */
 #define STATE 108                 /* 81 cell masks, then the digits placed in each unit */
 typedef struct {
     int64_t budget, nodes, guesses, backtracks, depth;
     int gave_up;
     int solutions;
+    int limit;                    /* the solutions to find before stopping: 1 or 2 */
     uint8_t solution[2][81];
 } Search;
 
 int propagate(mask_t c[STATE], int *stack, int sp, uint32_t dirty);
-void search_run(Search *s, int64_t budget, const mask_t masks[81]);
+void search_run(Search *s, int64_t budget, const mask_t masks[81]);  /* limit 2: uniqueness */
+void search_until(Search *s, int64_t budget, int limit, const mask_t masks[81]);
+/* From a state whose singles not on the stack are propagated, `dirty` the units to check. */
+void search_from(Search *s, int64_t budget, int limit, mask_t c[STATE], int *stack, int sp,
+                 uint32_t dirty);
+
+/* ---- minimal.c ---- */
+int minimal_grid(const uint8_t grid[81]);  /* 1 minimal, 0 not, -1 not exactly one solution */
 
 /* ---- effort.c and rating.c ---- */
 double stalled_score(const mask_t masks[81], int64_t budget, int64_t first, int has_first,

@@ -84,7 +84,7 @@ static void solved(const uint8_t grid[81], const uint8_t solution[81], const Pat
 static Path path;  /* the core runs under the GIL: one caller at a time */
 
 /* Climb the exact ladder, then the whole ladder if it stalls, within the one chain budget
- * `chains` (solver/engine.py's _climb);
+ * `chains` (solver.ladder.climb_profile);
  * `stall` gets the pencil marks where the exact ladder stalled, `stalled` says if it did. */
 static Contradiction climb_all(Board *board, int profile, int64_t *chains, Outcome *out,
                                mask_t stall[81], int *stalled) {

@@ -251,7 +251,109 @@ static PyObject *apply_technique(PyObject *self, PyObject *args) {
     return Py_BuildValue("iiNN", found.fired, found.bonus, masks_list(values, 81), masks_list(cands, 81));
 }
 
+/* The canonical (minlex) form of each puzzle (solver/canon.py): a str, or None for a puzzle not
+ * in the plain form, for the reference parser to explain or normalise. */
+static PyObject *canonical_many(PyObject *self, PyObject *puzzles) {
+    (void)self;
+    if (!PyList_Check(puzzles)) return PyErr_Format(PyExc_TypeError, "canonical_many takes a list of str");
+    Py_ssize_t n = PyList_GET_SIZE(puzzles);
+    PyObject *out = PyList_New(n);
+    for (Py_ssize_t k = 0; out && k < n; k++) {
+        PyObject *text = PyList_GET_ITEM(puzzles, k);
+        uint8_t grid[81], form[81];
+        PyObject *item;
+        if (!PyUnicode_Check(text)) {
+            PyErr_Format(PyExc_TypeError, "puzzle %zd is not a str", k);
+            item = NULL;
+        } else if (!read_plain(text, grid)) {
+            item = Py_NewRef(Py_None);
+        } else if (!canonical_form(grid, form)) {
+            item = PyErr_NoMemory();
+        } else {
+            item = text_of(form, 1);
+        }
+        if (!item) Py_CLEAR(out);
+        else PyList_SET_ITEM(out, k, item);
+    }
+    return out;
+}
+
+/* The canonical form by brute force over every symmetry (canon.c), for the tests. */
+static PyObject *canonical_exhaustive_of(PyObject *self, PyObject *text) {
+    (void)self;
+    uint8_t grid[81], form[81];
+    if (!PyUnicode_Check(text) || !read_plain(text, grid))
+        return PyErr_Format(PyExc_ValueError, "canonical_exhaustive takes a plain 81-cell puzzle");
+    canonical_exhaustive(grid, form);
+    return text_of(form, 1);
+}
+
+/* The grid of puzzle k of a list, which must be in the plain form (ValueError otherwise: the
+ * caller normalises the batch with the reference parser and calls again). */
+static int read_plain_at(PyObject *puzzles, Py_ssize_t k, uint8_t grid[81]) {
+    PyObject *text = PyList_GET_ITEM(puzzles, k);
+    if (!PyUnicode_Check(text)) {
+        PyErr_Format(PyExc_TypeError, "puzzle %zd is not a str but %.80s", k, Py_TYPE(text)->tp_name);
+        return 0;
+    }
+    if (!read_plain(text, grid)) {
+        PyErr_Format(PyExc_ValueError, "puzzle %zd is not in the plain form", k);
+        return 0;
+    }
+    return 1;
+}
+
+/* Whether each puzzle is minimal (solver/minimal.py): True, False, or None when it does not
+ * have exactly one solution. */
+static PyObject *minimal_many(PyObject *self, PyObject *puzzles) {
+    (void)self;
+    if (!PyList_Check(puzzles)) return PyErr_Format(PyExc_TypeError, "minimal_many takes a list of str");
+    Py_ssize_t n = PyList_GET_SIZE(puzzles);
+    PyObject *out = PyList_New(n);
+    for (Py_ssize_t k = 0; out && k < n; k++) {
+        uint8_t grid[81];
+        if (!read_plain_at(puzzles, k, grid)) {
+            Py_CLEAR(out);
+            break;
+        }
+        int minimal = minimal_grid(grid);
+        PyList_SET_ITEM(out, k, minimal < 0 ? Py_NewRef(Py_None) : PyBool_FromLong(minimal));
+    }
+    return out;
+}
+
+/* The solutions of each puzzle from its givens alone, counted to two (the uniqueness proof
+ * minimal_many starts with, unbounded): 0, 1 or 2. For the benchmarks and tests. */
+static PyObject *count_solutions(PyObject *self, PyObject *puzzles) {
+    (void)self;
+    if (!PyList_Check(puzzles)) return PyErr_Format(PyExc_TypeError, "count_solutions takes a list of str");
+    Py_ssize_t n = PyList_GET_SIZE(puzzles);
+    PyObject *out = PyList_New(n);
+    for (Py_ssize_t k = 0; out && k < n; k++) {
+        uint8_t grid[81];
+        mask_t masks[81];
+        Search run;
+        if (!read_plain_at(puzzles, k, grid)) {
+            Py_CLEAR(out);
+            break;
+        }
+        for (int i = 0; i < 81; i++) masks[i] = grid[i] ? (mask_t)(1u << (grid[i] - 1)) : ALL_DIGITS;
+        search_run(&run, (int64_t)1 << 62, masks);
+        PyList_SET_ITEM(out, k, PyLong_FromLong(run.solutions));
+    }
+    return out;
+}
+
 static PyMethodDef methods[] = {
+    {"minimal_many", minimal_many, METH_O,
+     "minimal_many(puzzles: list[str]) -> list[bool | None]: solver.minimal.is_minimal of each "
+     "(ValueError for a puzzle not in the plain form)"},
+    {"count_solutions", count_solutions, METH_O,
+     "count_solutions(puzzles: list[str]) -> list[int]: solutions from the givens, counted to 2"},
+    {"canonical_exhaustive", canonical_exhaustive_of, METH_O,
+     "canonical_exhaustive(puzzle: str) -> str: the canonical form by brute force, for the tests"},
+    {"canonical_many", canonical_many, METH_O,
+     "canonical_many(puzzles: list[str]) -> list[str | None]: solver.canon.canonical of each"},
     {"apply_technique", apply_technique, METH_VARARGS,
      "apply_technique(name, values, cands) -> (fired, bonus, values, cands): one technique on a "
      "board, for the tests"},

@@ -1,4 +1,5 @@
-/* Recursive search with uniqueness (solver/search.py): MRV branching, singles propagated. */
+/* Recursive search with uniqueness (solver/search.py): MRV branching, singles propagated;
+ * it stops at the second solution (uniqueness), or at the first (existence: minimal.c). */
 #include <string.h>
 
 #include "core.h"
@@ -175,13 +176,15 @@ static void explore(Search *s, const mask_t c[STATE], int64_t depth) {
         stack[0] = at;
         if (propagate(child, stack, 1, CELL_UNITS[at])) explore(s, child, depth + 1);
         else s->backtracks++;
-        if (s->gave_up || s->solutions > 1) return;
+        if (s->gave_up || s->solutions >= s->limit) return;
     }
 }
 
 void search_run(Search *s, int64_t budget, const mask_t masks[81]) {
-    memset(s, 0, sizeof *s);
-    s->budget = budget;
+    search_until(s, budget, 2, masks);
+}
+
+void search_until(Search *s, int64_t budget, int limit, const mask_t masks[81]) {
     mask_t c[STATE];
     int stack[96], sp = 0;
     memcpy(c, masks, 81 * sizeof(mask_t));
@@ -189,6 +192,14 @@ void search_run(Search *s, int64_t budget, const mask_t masks[81]) {
     for (int i = 0; i < 81; i++) {
         if (c[i] && !(c[i] & (c[i] - 1))) stack[sp++] = i;
     }
+    search_from(s, budget, limit, c, stack, sp, (1u << 27) - 1);
+}
+
+void search_from(Search *s, int64_t budget, int limit, mask_t c[STATE], int *stack, int sp,
+                 uint32_t dirty) {
+    memset(s, 0, sizeof *s);
+    s->budget = budget;
+    s->limit = limit;
     s->nodes++;
-    if (propagate(c, stack, sp, (1u << 27) - 1)) explore(s, c, 0);
+    if (propagate(c, stack, sp, dirty)) explore(s, c, 0);
 }

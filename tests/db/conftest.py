@@ -46,6 +46,7 @@ def result_row(puzzle_id: int, **overrides: Any) -> ResultRow:
         "ed": 1.0,
         "rating_exact": True,
         "rating_profile": "classic",
+        "is_minimal": True,
         "solver_version": "test",
         "solve_ms": 1.5,
         "worker_host": "test-host",

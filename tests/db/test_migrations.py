@@ -26,6 +26,7 @@ TABLES = {
     "rejected_lines",
     "results",
     "submissions",
+    "solving_paths",
 }
 
 

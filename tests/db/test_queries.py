@@ -99,7 +99,10 @@ EXPECTED: dict[str, list[tuple[object, ...]]] = {
 
 
 # README queries on other tables, run by the tests of what they read.
-TESTED_ELSEWHERE = {"by_reference"}  # tests/db/test_submissions.py
+TESTED_ELSEWHERE = {
+    "by_reference",  # tests/db/test_submissions.py
+    "isomorphs",  # tests/db/test_identity.py
+}
 
 
 def _plain(row: tuple[object, ...], width: int) -> tuple[object, ...]:

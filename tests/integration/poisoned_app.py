@@ -8,21 +8,21 @@ from __future__ import annotations
 
 import os
 import signal
-from collections.abc import Sequence
 from typing import Any
 
 import worker.tasks.solve as tasks
+from db.imports import BatchWork
 from worker.app import app
 
 POISON = os.environ["SUDOKU_TEST_POISON"]
-_solve_batch = tasks.solve_batch
+_solve_work = tasks.solve_work
 
 
-def _solve_or_die(collection_id: int, puzzles: Sequence[tuple[int, str]], **kw: Any) -> Any:
-    if any(givens == POISON for _, givens in puzzles):
+def _solve_or_die(work: BatchWork, **kw: Any) -> Any:
+    if any(givens == POISON for _, givens in work.puzzles):
         os.kill(os.getpid(), signal.SIGKILL)
-    return _solve_batch(collection_id, puzzles, **kw)
+    return _solve_work(work, **kw)
 
 
-tasks.solve_batch = _solve_or_die  # type: ignore[assignment]
+tasks.solve_work = _solve_or_die  # type: ignore[assignment]
 __all__ = ["app"]

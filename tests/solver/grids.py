@@ -6,6 +6,8 @@ A *grid* here is a tuple of 81 ints, 0 for an empty cell (as ``solver.grid.Grid`
 
 from __future__ import annotations
 
+import random
+
 from hypothesis import strategies as st
 
 from solver.grid import EMPTY_CHARS, PEERS
@@ -128,3 +130,17 @@ def any_puzzle() -> st.SearchStrategy[str | Grid | list[int]]:
     """A puzzle of any kind above, in any form."""
     kinds = [holed(17), holed(0, 16), conflicting(), wrong_given(), soups(), consistent_soups()]
     return puzzles_of(st.one_of(kinds))
+
+
+def transformed(puzzle: str, rng: random.Random) -> str:
+    """The puzzle under a random symmetry and relabelling, built independently of
+    solver.canon: transposition, bands, rows in bands, stacks, columns in stacks, digits."""
+
+    def order() -> list[int]:
+        return [b * 3 + r for b in rng.sample(range(3), 3) for r in rng.sample(range(3), 3)]
+
+    rows, cols = order(), order()
+    digits = dict(zip("123456789", rng.sample("123456789", 9), strict=True))
+    transpose = rng.random() < 0.5
+    cells = [puzzle[c * 9 + r] if transpose else puzzle[r * 9 + c] for r in rows for c in cols]
+    return "".join(digits.get(ch, ".") for ch in cells)

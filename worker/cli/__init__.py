@@ -24,6 +24,7 @@ COMMANDS = {
     "export": ("worker.cli.results:export", "Write a collection's results as CSV/JSON/Parquet."),
     "report": ("worker.cli.results:report", "Draw a collection's difficulty figure (PNG)."),
     "solve": ("worker.cli.solve:solve", "Solve and rate one puzzle."),
+    "explain": ("worker.cli.explain:explain", "Show the steps that solve one puzzle."),
     "result": ("worker.cli.lookup:result", "Show stored results by puzzle or receipt id."),
     "delete": ("worker.cli.delete:delete", "Delete a collection (asks first)."),
     "db": ("worker.cli.db:db", "Create and migrate the database schema."),

@@ -43,6 +43,12 @@ REPLACE = click.option(
     help="Replace a collection of that name holding another file (its lines, rejected lines "
     "and batches are removed; puzzles and results stay).",
 )
+PATHS = click.option(
+    "--paths",
+    "keep_paths",
+    is_flag=True,
+    help="Keep each solved puzzle's solving path (table solving_paths; export --paths).",
+)
 BATCH_SIZE = click.option(
     "--batch-size",
     type=click.IntRange(1, settings.MAX_BATCH_SIZE),
@@ -57,11 +63,17 @@ BATCH_SIZE = click.option(
 @COLLECTION
 @REPLACE
 @BATCH_SIZE
+@PATHS
 @click.option(
     "--workers", type=click.IntRange(0), default=0, help="Pool processes (0: one per core)."
 )
 def run(
-    files: tuple[str, ...], collection: str | None, replace: bool, batch_size: int, workers: int
+    files: tuple[str, ...],
+    collection: str | None,
+    replace: bool,
+    batch_size: int,
+    keep_paths: bool,
+    workers: int,
 ) -> None:
     """Import FILES (`-`: standard input) and solve them here, in a local process pool (no
     servers needed).
@@ -91,7 +103,9 @@ def run(
         # every unfinished batch: `run` leaves none waiting in a queue
         unfinished = partial(leftover_batches, sessions, requeue=True)
         feed = _Feed(pool.dispatch_all, unfinished)
-        outcome = _import_all(sessions, inputs, batch_size, feed, replace=replace)
+        outcome = _import_all(
+            sessions, inputs, batch_size, feed, replace=replace, keep_paths=keep_paths
+        )
     heading = advance.meter.describe("finished")  # the bar's last figures
     stats = print_summary(sessions, outcome.collection_ids(), heading)
     raise SystemExit(exit_code(stats, outcome.unread, outcome.empty))
@@ -102,6 +116,7 @@ def run(
 @COLLECTION
 @REPLACE
 @BATCH_SIZE
+@PATHS
 @click.option("--wait", is_flag=True, help="Show live progress until every batch is solved.")
 @click.option(
     "--requeue",
@@ -113,6 +128,7 @@ def import_(
     collection: str | None,
     replace: bool,
     batch_size: int,
+    keep_paths: bool,
     wait: bool,
     requeue: bool,
 ) -> None:
@@ -138,7 +154,9 @@ def import_(
         lambda job: leftover_batches(sessions, job, requeue=requeue),
         lambda job: bar(console, f"importing {Path(job.shown).name}", None, "puzzle"),
     )
-    outcome = _import_all(sessions, inputs, batch_size, feed, replace=replace)
+    outcome = _import_all(
+        sessions, inputs, batch_size, feed, replace=replace, keep_paths=keep_paths
+    )
     heading = f"imported in {duration(time.monotonic() - started)}"
     if wait:
         watch = QueueWatch(celery, settings.queue())
@@ -200,6 +218,7 @@ def _import_all(
     feed: _Feed,
     *,
     replace: bool,
+    keep_paths: bool = False,
 ) -> _Outcome:
     """Import every input, each read once.
 
@@ -214,7 +233,7 @@ def _import_all(
         if source.is_terminal():
             console.print("reading puzzles from standard input (end with Ctrl-D)")
         with readable(source) as ready:
-            _import_one(sessions, ready, name, batch_size, feed, replace, outcome)
+            _import_one(sessions, ready, name, batch_size, feed, (replace, keep_paths), outcome)
     return outcome
 
 
@@ -224,12 +243,14 @@ def _import_one(
     name: str,
     batch_size: int,
     feed: _Feed,
-    replace: bool,
+    flags: tuple[bool, bool],
     outcome: _Outcome,
 ) -> None:
-    """Import one input into collection `name`, adding what happened to `outcome`."""
+    """Import one input into collection `name` (`flags`: replace, keep paths), adding what
+    happened to `outcome`."""
+    replace, keep_paths = flags
     try:
-        job = open_import(sessions, source, name, replace=replace)
+        job = open_import(sessions, source, name, replace=replace, keep_paths=keep_paths)
     except CollectionConflict as exc:
         console.print(f"[red]error:[/] {source.input.shown}: {exc}", soft_wrap=True)
         outcome.unread += 1

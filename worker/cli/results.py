@@ -11,11 +11,11 @@ from sqlalchemy.orm import Session
 
 from db.errors import UnknownCollection
 from db.queries import (
-    EXPORTED,
     ORDERABLE,
     collection_exists,
     collection_status,
     distribution,
+    exported,
     find_results,
     stream_results,
 )
@@ -104,6 +104,11 @@ def status(collection: str | None) -> None:
     "column.",
 )
 @click.option("--all-columns", is_flag=True, help="Every column of the view, even in a table.")
+@click.option(
+    "--one-per-class",
+    is_flag=True,
+    help="One puzzle per class of isomorphs (same canonical form): the first matching line.",
+)
 def query(
     collection: str | None,
     difficulty: str | None,
@@ -116,6 +121,7 @@ def query(
     fmt: str,
     columns: tuple[str, ...] | None,
     all_columns: bool,
+    one_per_class: bool,
 ) -> None:
     """Find results by collection, difficulty, status and search effort (bound parameters only)."""
     if columns and all_columns:
@@ -137,6 +143,7 @@ def query(
             order_by=order_by,
             descending=not ascending,
             limit=limit,
+            one_per_class=one_per_class,
         )
     if fmt == "table":
         if not rows:
@@ -164,7 +171,13 @@ def query(
     help="Include the rejected lines, in line order with the others (rejected = true, with "
     "their column, raw_text and reason).",
 )
-def export(collection: str, fmt: str, out_path: Path | None, rejected: bool) -> None:
+@click.option(
+    "--paths",
+    is_flag=True,
+    help="Add path_steps (the solving path's steps as JSON, for a collection imported with "
+    "--paths) and path_stalled.",
+)
+def export(collection: str, fmt: str, out_path: Path | None, rejected: bool, paths: bool) -> None:
     """Stream every line of COLLECTION with its result, in line order (json: one object per
     line)."""
     if fmt == "parquet" and out_path is None:
@@ -174,22 +187,23 @@ def export(collection: str, fmt: str, out_path: Path | None, rejected: bool) -> 
     sessions = open_database()
     with sessions() as session:
         _require(session, collection)
-        rows = stream_results(session, collection, rejected=rejected)
+        rows = stream_results(session, collection, rejected=rejected, paths=paths)
+        columns = exported(paths)
         if fmt == "parquet":
             from worker.export import write_parquet
 
             assert out_path is not None  # checked above
-            write_parquet(rows, EXPORTED, out_path)
+            write_parquet(rows, columns, out_path)
         elif out_path is None:
-            _write_lines(rows, fmt, sys.stdout)
+            _write_lines(rows, fmt, sys.stdout, columns)
         else:
             with out_path.open("w", encoding="utf-8", newline="") as stream:
-                _write_lines(rows, fmt, stream)
+                _write_lines(rows, fmt, stream, columns)
 
 
-def _write_lines(rows: Any, fmt: str, stream: IO[str]) -> None:
+def _write_lines(rows: Any, fmt: str, stream: IO[str], columns: Any) -> None:
     write = write_csv if fmt == "csv" else write_json_lines
-    write(rows, [name for name, _ in EXPORTED], stream)
+    write(rows, [name for name, _ in columns], stream)
 
 
 @click.command("report")

@@ -39,7 +39,7 @@ def side_by_side(left: list[str], right: list[str], gap: str = "   ") -> str:
     return "\n".join(a + gap + b for a, b in zip(left, right, strict=True))
 
 
-def _rating(result: solver.SolveResult) -> str:
+def rating_line(result: solver.SolveResult) -> str:
     """ER, EP and ED, and whether they are Sudoku Explainer's values or an estimate."""
     if result.difficulty_score is None:
         return "-"
@@ -55,7 +55,7 @@ def describe(result: solver.SolveResult) -> str:
     rows = [
         ("status", result.status),
         ("difficulty", f"{result.difficulty or '-'} ({score})"),
-        ("rating", _rating(result)),
+        ("rating", rating_line(result)),
         ("solved by elimination", "yes" if m.solved_by_elimination else "no"),
         ("hardest technique", m.hardest_technique or "-"),
         ("techniques", counts),
@@ -102,24 +102,22 @@ def stdin_puzzle(data: bytes) -> str:
     return "".join(cell for row in rows for cell, _ in row)
 
 
-@click.command()
-@click.argument("puzzle")
-@click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
-@click.option(
+# The options `solve` shares with `explain`, defined once.
+NODE_BUDGET = click.option(
     "--node-budget",
     default=settings.node_budget,  # read only when the option is not given
     show_default=f"SUDOKU_NODE_BUDGET or {solver.DEFAULT_NODE_BUDGET:,}",
     type=click.IntRange(min=1),
     help="Search nodes allowed before giving up.",
 )
-@click.option(
+PROFILE = click.option(
     "--profile",
     type=click.Choice(solver.PROFILES),
     default=settings.rating_profile,  # read only when the option is not given
     show_default=f"SUDOKU_RATING_PROFILE or {solver.DEFAULT_PROFILE}",
     help="The ladder to rate on: classic (Sudoku Explainer) or sukaku (SukakuExplainer).",
 )
-@click.option(
+CHAIN_BUDGET = click.option(
     "--chain-budget",
     default=settings.chain_budget,  # read only when the option is not given
     show_default="SUDOKU_CHAIN_BUDGET or 0",
@@ -127,6 +125,21 @@ def stdin_puzzle(data: bytes) -> str:
     help="Steps of Sudoku Explainer's cycles and forcing chains allowed for an exact rating "
     "(0: never tried; past them the rating is an estimate).",
 )
+
+
+def read_puzzle(puzzle: str) -> str:
+    """The PUZZLE argument: as given, or for '-' the one puzzle of standard input."""
+    if puzzle == "-":
+        return stdin_puzzle(sys.stdin.buffer.read(STDIN_LIMIT + 1))
+    return puzzle
+
+
+@click.command()
+@click.argument("puzzle")
+@click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
+@NODE_BUDGET
+@PROFILE
+@CHAIN_BUDGET
 def solve(puzzle: str, as_json: bool, node_budget: int, profile: str, chain_budget: int) -> None:
     """Solve and rate PUZZLE (81 cells in one line; '-' reads standard input: one line, or
     a grid printed on nine rows).
@@ -134,11 +147,9 @@ def solve(puzzle: str, as_json: bool, node_budget: int, profile: str, chain_budg
     Exit status: 0 solved, 1 invalid/unsolvable/multiple/gave_up, 2 malformed puzzle.
     """
     settings.use_solver_backend()
-    if puzzle == "-":
-        puzzle = stdin_puzzle(sys.stdin.buffer.read(STDIN_LIMIT + 1))
     # or PuzzleFormatError
     result = solver.solve(
-        puzzle, node_budget=node_budget, profile=profile, chain_budget=chain_budget
+        read_puzzle(puzzle), node_budget=node_budget, profile=profile, chain_budget=chain_budget
     )
     if as_json:
         click.echo(json.dumps(result.to_dict(), indent=2))

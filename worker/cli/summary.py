@@ -20,13 +20,34 @@ from worker.progress import counted
 from worker.tables import table
 
 SHOWN_REJECTIONS = 10
-COUNTS = ("lines_read", "accepted", "duplicates", "rejected", "done", "failed", "remaining")
-COUNT_HEADERS = ("lines", "accepted", "duplicates", "rejected", "done", "failed", "remaining")
+COUNTS = (
+    "lines_read",
+    "accepted",
+    "duplicates",
+    "rejected",
+    "done",
+    "failed",
+    "remaining",
+    "classes",
+    "minimal",
+)
+COUNT_HEADERS = (
+    "lines",
+    "accepted",
+    "duplicates",
+    "rejected",
+    "done",
+    "failed",
+    "remaining",
+    "classes",
+    "minimal",
+)
 
 
 def status_tables(stats: Sequence[Mapping[str, Any]], title: str) -> list[Any]:
-    """Three tables per set of collections: the counts, the results by status and the solved
-    puzzles by difficulty label (every status and label, in order, even when 0)."""
+    """Three tables per set of collections: the counts (classes: the accepted puzzles distinct
+    up to symmetry; minimal: the solved puzzles that are minimal), the results by status and the
+    solved puzzles by difficulty label (every status and label, in order, even when 0)."""
     counts = [[s["name"], *(s[name] for name in COUNTS)] for s in stats]
     statuses = [[s["name"], *(s["statuses"].get(name, 0) for name in STATUSES)] for s in stats]
     labels = [[s["name"], *(s["difficulty"].get(label, 0) for label in LABELS)] for s in stats]

@@ -17,7 +17,6 @@ import logging
 import random
 import time
 from collections.abc import Iterable, Sequence
-from datetime import UTC, datetime
 from functools import partial
 from typing import Any
 
@@ -28,7 +27,7 @@ from db.errors import CollectionConflict, DuplicateDelivery
 from db.results import ResultRow
 from db.submissions import Parsed, Pushed, pushed_results, store_pushed, stored_tasks
 from worker.app import app
-from worker.batch import result_row
+from worker.batch import result_rows
 from worker.database import open_session
 from worker.messages import PUSH_TASK_NAME, decode_push
 from worker.settings import get_settings
@@ -82,12 +81,7 @@ def _store(group: list[Pushed]) -> dict[str, str | None]:
 
     def results(puzzles: Sequence[tuple[int, str]]) -> list[ResultRow]:
         """The result rows of these (puzzle id, givens), solved now, all at once."""
-        solved_at = datetime.now(UTC)
-        timed = solve([givens for _, givens in puzzles])
-        return [
-            result_row(puzzle_id, result, seconds * 1000.0, solved_at, profile)
-            for (puzzle_id, _), (result, seconds) in zip(puzzles, timed, strict=True)
-        ]
+        return result_rows(puzzles, solve([givens for _, givens in puzzles]), profile)
 
     with open_session() as session:
         done = stored_tasks(session, [pushed.task_id for pushed in group])

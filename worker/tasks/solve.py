@@ -21,7 +21,7 @@ from db.errors import UnknownBatch
 from db.results import failure_reason, record_batch, record_batch_failure
 from worker.acks import settle
 from worker.app import app
-from worker.batch import solve_batch
+from worker.batch import solve_work
 from worker.database import open_session, reset_engine
 from worker.errors import MessageError
 from worker.messages import TASK_NAME, decode_batch
@@ -98,16 +98,15 @@ def solve_batch_task(self: Task, **message: Any) -> int:
     except MessageError as exc:
         log.error("rejected message %s: %s", self.request.id, exc)
         raise Reject(str(exc), requeue=False) from exc
-    rows = solve_batch(
-        work.collection_id,
-        work.puzzles,
+    solved = solve_work(
+        work,
         node_budget=_settings.node_budget,
         profile=_settings.rating_profile,
         chain_budget=_settings.chain_budget,
     )
     with open_session() as session:
         try:
-            inserted = record_batch(session, work.batch_id, rows)
+            inserted = record_batch(session, work.batch_id, *solved)
         except UnknownBatch:  # its collection was deleted or replaced since it was queued
             log.warning("batch %s is gone (collection deleted or replaced): dropped", work.batch_id)
             return 0

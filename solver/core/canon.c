@@ -1,0 +1,212 @@
+/* A puzzle's canonical (minlex) form: solver/canon.py's search, row by row, keeping every partial
+ * transformation whose rows so far are the smallest rows so far. Its definition (the
+ * transformations, the relabelling in order of first appearance, empty cells as 0) is there. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "core.h"
+
+static const uint8_t TRIPLES[6][3] = {{0, 1, 2}, {0, 2, 1}, {1, 0, 2}, {1, 2, 0}, {2, 0, 1}, {2, 1, 0}};
+
+/* A transformation whose first rows are fixed (solver.canon._Partial): its orientation, the
+ * source rows placed, the column order (OPEN while every row placed is empty), the labels. */
+#define OPEN 0xFF
+typedef struct {
+    uint8_t orientation, n, used_bands;
+    uint8_t placed[9];
+    uint8_t columns[9];
+    uint8_t labels[10], top;
+} Partial;
+
+typedef struct {
+    Partial *at;
+    size_t n, cap;
+} Partials;
+
+static Partials buffers[2];
+
+static Partial *push(Partials *list) {
+    if (list->n == list->cap) {
+        size_t cap = list->cap ? list->cap * 2 : 1024;
+        Partial *grown = realloc(list->at, cap * sizeof(Partial));
+        if (!grown) return NULL;
+        list->at = grown, list->cap = cap;
+    }
+    return &list->at[list->n++];
+}
+
+/* The row with ``partial``'s columns and labels, compared with ``best``: -1 (smaller, then
+ * written to ``best``), 0 (equal) or 1 (larger, abandoned). ``after`` receives the labels. */
+static int compare_row(const uint8_t row[9], const uint8_t columns[9], const Partial *partial, uint8_t best[9],
+                       uint8_t labels[10], uint8_t *top) {
+    memcpy(labels, partial->labels, 10);
+    *top = partial->top;
+    uint8_t out[9];
+    int smaller = 0;
+    for (int j = 0; j < 9; j++) {
+        uint8_t d = row[columns[j]];
+        if (d && !labels[d]) labels[d] = ++*top;
+        out[j] = labels[d];
+        if (!smaller) {
+            if (out[j] > best[j]) return 1;
+            if (out[j] < best[j]) smaller = 1;
+        }
+    }
+    if (smaller) memcpy(best, out, 9);
+    return -smaller;
+}
+
+/* Every column order giving ``row`` (its digits all new) its smallest pattern: stacks by
+ * ascending number of givens, empty cells first within each stack. Returns how many. */
+static int orders_for(const uint8_t row[9], uint8_t orders[1296][9]) {
+    int count[3] = {0, 0, 0};
+    for (int c = 0; c < 9; c++) count[c / 3] += row[c] != 0;
+    uint8_t within[3][6][3];
+    int n_within[3] = {0, 0, 0};
+    for (int s = 0; s < 3; s++) {
+        for (int p = 0; p < 6; p++) {
+            const uint8_t *o = TRIPLES[p];
+            int a = row[s * 3 + o[0]] != 0, b = row[s * 3 + o[1]] != 0, c = row[s * 3 + o[2]] != 0;
+            if (a <= b && b <= c) {
+                for (int k = 0; k < 3; k++) within[s][n_within[s]][k] = (uint8_t)(s * 3 + o[k]);
+                n_within[s]++;
+            }
+        }
+    }
+    int n = 0;
+    for (int p = 0; p < 6; p++) {
+        const uint8_t *st = TRIPLES[p];
+        if (count[st[0]] > count[st[1]] || count[st[1]] > count[st[2]]) continue;
+        for (int a = 0; a < n_within[st[0]]; a++)
+            for (int b = 0; b < n_within[st[1]]; b++)
+                for (int c = 0; c < n_within[st[2]]; c++) {
+                    memcpy(orders[n], within[st[0]][a], 3);
+                    memcpy(orders[n] + 3, within[st[1]][b], 3);
+                    memcpy(orders[n] + 6, within[st[2]][c], 3);
+                    n++;
+                }
+    }
+    return n;
+}
+
+/* Keep ``partial`` with ``source`` placed, columns and labels as given, in ``kept``. */
+static int keep(Partials *kept, const Partial *partial, int source, const uint8_t columns[9], const uint8_t labels[10],
+                uint8_t top) {
+    Partial *next = push(kept);
+    if (!next) return 0;
+    *next = *partial;
+    next->placed[next->n++] = (uint8_t)source;
+    next->used_bands |= (uint8_t)(1 << (source / 3));
+    if (columns) memcpy(next->columns, columns, 9);
+    memcpy(next->labels, labels, 10);
+    next->top = top;
+    return 1;
+}
+
+/* Try ``source`` as the next row of ``partial``; 0 when out of memory. */
+static int try_row(const uint8_t rows[2][81], const Partial *partial, int source, uint8_t best[9], Partials *kept) {
+    static uint8_t orders[1296][9];
+    static const uint8_t identity[9] = {0, 1, 2, 3, 4, 5, 6, 7, 8};
+    const uint8_t *row = &rows[partial->orientation][source * 9];
+    uint8_t labels[10], top;
+    int verdict;
+    if (partial->columns[0] != OPEN) {
+        verdict = compare_row(row, partial->columns, partial, best, labels, &top);
+        if (verdict > 0) return 1;
+        if (verdict < 0) kept->n = 0;
+        return keep(kept, partial, source, NULL, labels, top);
+    }
+    int givens = 0;
+    for (int c = 0; c < 9; c++) givens += row[c] != 0;
+    if (!givens) {
+        static const uint8_t empty_row[9] = {0};
+        verdict = compare_row(empty_row, identity, partial, best, labels, &top);
+        if (verdict > 0) return 1;
+        if (verdict < 0) kept->n = 0;
+        return keep(kept, partial, source, NULL, labels, top);
+    }
+    int n = orders_for(row, orders);
+    verdict = compare_row(row, orders[0], partial, best, labels, &top);
+    if (verdict > 0) return 1;
+    if (verdict < 0) kept->n = 0;
+    for (int k = 0; k < n; k++) {
+        uint8_t out_labels[10], out_top;
+        compare_row(row, orders[k], partial, best, out_labels, &out_top);
+        if (!keep(kept, partial, source, orders[k], out_labels, out_top)) return 0;
+    }
+    return 1;
+}
+
+int canonical_form(const uint8_t grid[81], uint8_t form[81]) {
+    uint8_t rows[2][81];
+    for (int i = 0; i < 81; i++) rows[0][i] = grid[i], rows[1][(i % 9) * 9 + i / 9] = grid[i];
+    Partials *now = &buffers[0], *kept = &buffers[1];
+    now->n = 0;
+    for (int o = 0; o < 2; o++) {
+        Partial *p = push(now);
+        if (!p) return 0;
+        memset(p, 0, sizeof *p);
+        p->orientation = (uint8_t)o;
+        p->columns[0] = OPEN;
+    }
+    for (int level = 0; level < 9; level++) {
+        uint8_t best[9];
+        memset(best, 0xFF, 9);
+        kept->n = 0;
+        for (size_t k = 0; k < now->n; k++) {
+            const Partial *partial = &now->at[k];
+            if (level % 3 == 0) {
+                for (int r = 0; r < 9; r++)
+                    if (!(partial->used_bands >> (r / 3) & 1) && !try_row(rows, partial, r, best, kept)) return 0;
+            } else {
+                int band = partial->placed[level - 1] / 3;
+                for (int r = band * 3; r < band * 3 + 3; r++) {
+                    int placed = 0;
+                    for (int j = level - level % 3; j < level; j++) placed |= partial->placed[j] == r;
+                    if (!placed && !try_row(rows, partial, r, best, kept)) return 0;
+                }
+            }
+        }
+        memcpy(form + level * 9, best, 9);
+        Partials *swap = now;
+        now = kept, kept = swap;
+    }
+    return 1;
+}
+
+/* The same form by brute force, for the tests: every one of the 3,359,232 geometric symmetries,
+ * each relabelled in order of first appearance, the smallest kept (about 0.03 s a puzzle). */
+void canonical_exhaustive(const uint8_t grid[81], uint8_t form[81]) {
+    static uint8_t orders[1296][9];
+    int n = 0;
+    for (int s = 0; s < 6; s++)
+        for (int a = 0; a < 6; a++)
+            for (int b = 0; b < 6; b++)
+                for (int c = 0; c < 6; c++) {
+                    const int within[3] = {a, b, c};
+                    for (int j = 0; j < 9; j++) {
+                        int stack = TRIPLES[s][j / 3];
+                        orders[n][j] = (uint8_t)(stack * 3 + TRIPLES[within[stack]][j % 3]);
+                    }
+                    n++;
+                }
+    uint8_t rows[2][81];
+    for (int i = 0; i < 81; i++) rows[0][i] = grid[i], rows[1][(i % 9) * 9 + i / 9] = grid[i];
+    memset(form, 0xFF, 81);
+    for (int o = 0; o < 2; o++)
+        for (int r = 0; r < 1296; r++)
+            for (int c = 0; c < 1296; c++) {
+                uint8_t labels[10] = {0}, top = 0, out[81];
+                int smaller = 0, k;
+                for (k = 0; k < 81; k++) {
+                    uint8_t d = rows[o][orders[r][k / 9] * 9 + orders[c][k % 9]];
+                    if (d && !labels[d]) labels[d] = ++top;
+                    out[k] = labels[d];
+                    if (!smaller) {
+                        if (out[k] > form[k]) break;
+                        smaller = out[k] < form[k];
+                    }
+                }
+                if (smaller) memcpy(form, out, 81);
+            }
+}
