@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import random
 from pathlib import Path
 
@@ -12,7 +13,9 @@ from sqlalchemy.orm import Session
 import solver
 from db.imports import add_records, get_or_create_collection
 from db.models import Puzzle
-from db.queries import collection_status, find_results
+from db.paths import PathRow
+from db.queries import collection_status, find_results, stream_results
+from db.queries import exported as exported_columns
 from db.results import record_batch
 from db.views import puzzle_results
 from tests.db.conftest import result_row
@@ -92,3 +95,24 @@ def test_the_readme_query_finds_the_puzzles_of_a_that_are_isomorphs_of_puzzles_i
     sql = sql.replace("collection_a", "a").replace("collection_b", "b")
     rows = session.execute(text(sql.strip().rstrip(";"))).all()
     assert [tuple(row) for row in rows] == [(2, P2, 1, P2_DISGUISED)]
+
+
+def test_solving_paths_are_stored_once_and_exported_with_their_lines(session: Session) -> None:
+    """A batch's paths land with its results; a redelivered batch adds none; export --paths
+    reads them back as JSON, NULL for a line without one."""
+    collection = get_or_create_collection(session, "kept", "kept.txt", "k" * 64, keep_paths=True)
+    (work,) = add_records(session, collection.id, [(1, P1), (2, P2)], [], 10, keep_paths=True)
+    assert work.keep_paths
+    (pid, _), _ = work.puzzles
+    steps = [{"technique": "full_house", "value": 1.0, "placed": [], "removed": []}]
+    path = PathRow(pid, json.dumps(steps), False, "classic")
+    rows = [result_row(p) for p, _ in work.puzzles]
+    record_batch(session, work.batch_id, rows, [path])
+    record_batch(session, work.batch_id, rows, [path._replace(stalled=True)])
+    session.commit()
+    exported = list(stream_results(session, "kept", paths=True))
+    assert [(row["line"], row["path_steps"], row["path_stalled"]) for row in exported] == [
+        (1, steps, False),
+        (2, None, None),
+    ]
+    assert [name for name, _ in exported_columns(paths=True)] == list(exported[0].keys())

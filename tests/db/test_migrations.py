@@ -16,7 +16,7 @@ from db.errors import SchemaNotReady
 from db.models import BATCH_STATUSES, Base
 from db.urls import normalize_url
 from db.views import VIEW_NAME
-from solver import STATUSES
+from solver import STATUSES, canonical
 
 TABLES = {
     "puzzles",
@@ -180,3 +180,26 @@ def test_results_stored_before_profiles_say_how_they_were_rated(database_url: st
         (3, False, "sukaku"),
         (4, None, "sukaku"),
     ]
+
+
+def test_puzzles_stored_before_identity_get_their_canonical_form(database_url: str) -> None:
+    """Revision 0005 gives every stored puzzle its canonical form, as import would;
+    downgrading removes the column again."""
+    migrate.upgrade(database_url, "0004")
+    engine = make_engine(database_url)
+    puzzles = {pid: str(pid % 9 + 1).rjust(pid % 70 + 1, ".").ljust(81, ".") for pid in (1, 5, 77)}
+    with engine.begin() as connection:
+        for pid, givens in puzzles.items():
+            connection.execute(
+                text("INSERT INTO puzzles (id, givens, givens_count) VALUES (:id, :g, 1)"),
+                {"id": pid, "g": givens},
+            )
+    migrate.upgrade(database_url)
+    with engine.connect() as connection:
+        stored = dict(connection.execute(text("SELECT id, canonical FROM puzzles")).all())
+    assert stored == {pid: canonical(givens) for pid, givens in puzzles.items()}
+    migrate.downgrade(database_url, "0004")
+    with engine.connect() as connection:
+        columns = {c["name"] for c in inspect(connection).get_columns("puzzles")}
+    engine.dispose()
+    assert "canonical" not in columns
