@@ -154,15 +154,21 @@ def solving_path(
     return path.solving_path(puzzle, profile=profile, chain_budget=chain_budget, step=step)
 
 
-def minimal_many(puzzles: Sequence[Puzzle]) -> list[bool | None]:
+def minimal_many(
+    puzzles: Sequence[Puzzle], solutions: Sequence[str | None] | None = None
+) -> list[bool | None]:
     """Whether each puzzle is minimal (``solver.minimal``), in order (PuzzleFormatError on a
-    malformed one, naming its index)."""
+    malformed one, naming its index). ``solutions``: each puzzle's one solution when a solve
+    proved it (status solved), or None; the uniqueness search is then not run again."""
     if _active == "native":
-        return native.minimal_many(puzzles)
+        return native.minimal_many(puzzles, solutions)
+    known = [None] * len(puzzles) if solutions is None else list(solutions)
+    if len(known) != len(puzzles):
+        raise ValueError("give one solution (or None) per puzzle")
     answers = []
     for k, puzzle in enumerate(puzzles):
         try:
-            answers.append(minimal.is_minimal(puzzle))
+            answers.append(minimal.is_minimal(puzzle, known[k]))
         except PuzzleFormatError as exc:
             raise PuzzleFormatError(f"puzzle {k}: {exc}", exc.column) from exc
     return answers

@@ -21,7 +21,19 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from solver.grid import ALL, BIT, BOX_OF, COL_OF, DIGITS, ROW_OF, UNITS, Grid, check_grid, parse
+from solver.grid import (
+    ALL,
+    BIT,
+    BOX_OF,
+    COL_OF,
+    DIGITS,
+    ROW_OF,
+    UNITS,
+    Grid,
+    check_grid,
+    is_solution,
+    parse,
+)
 from solver.search import Search
 
 UNBOUNDED = 1 << 62  # nodes: the answer must be exact, and every search here ends anyway
@@ -30,17 +42,27 @@ STACKS = tuple(frozenset(i for i in range(81) if COL_OF[i] // 3 == s) for s in r
 CELL_UNITS = tuple((ROW_OF[i], 9 + COL_OF[i], 18 + BOX_OF[i]) for i in range(81))
 
 
-def is_minimal(puzzle: str | Sequence[int]) -> bool | None:
+def is_minimal(puzzle: str | Sequence[int], solution: str | None = None) -> bool | None:
     """True when every given is needed for uniqueness, False when one is not, None when the
-    puzzle does not have exactly one solution (invalid, unsolvable or multiple). Raises
-    PuzzleFormatError for malformed input."""
+    puzzle does not have exactly one solution (invalid, unsolvable or multiple). ``solution``:
+    the puzzle's one solution when a solve proved it (the uniqueness search is then not run
+    again; ValueError if it is not a solution of the puzzle). Raises PuzzleFormatError for
+    malformed input."""
     grid = parse(puzzle) if isinstance(puzzle, str) else check_grid(puzzle)
+    if solution is not None:
+        if not is_solution(grid, solution):
+            raise ValueError(f"{solution!r} is not a solution of the puzzle")
+        return _all_needed(grid, tuple(int(ch) for ch in solution))
     masks = [BIT[d] if d else ALL for d in grid]
     proof = Search(node_budget=UNBOUNDED)
     proof.run(masks)  # givens that clash: a contradiction at once, no solution
     if len(proof.solutions) != 1:
         return None
-    solution = proof.solutions[0]
+    return _all_needed(grid, proof.solutions[0])
+
+
+def _all_needed(grid: Grid, solution: Grid) -> bool:
+    """Whether every given of ``grid`` is needed, ``solution`` its one solution."""
     where = [{solution[i]: i for i in unit} for unit in UNITS]
     return all(
         _two_digit_witness(grid, solution, where, i) or _needed(grid, solution, i)

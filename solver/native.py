@@ -237,17 +237,23 @@ def apply_rung(rung: Rung, board: Board) -> Found:
     return Found(fired, bonus, board.first_dead_cell())
 
 
-def minimal_many(puzzles: Sequence[str | Sequence[int]]) -> list[bool | None]:
+def minimal_many(
+    puzzles: Sequence[str | Sequence[int]], solutions: Sequence[str | None] | None = None
+) -> list[bool | None]:
     """Whether each puzzle is minimal (``solver.minimal.is_minimal``), in one call into the
-    core; a malformed puzzle raises PuzzleFormatError, prefixed with ``puzzle K:``."""
+    core (``solutions``: each puzzle's one solution, when a solve proved it, or None); a
+    malformed puzzle raises PuzzleFormatError, prefixed with ``puzzle K:``."""
+    known = None if solutions is None else list(solutions)
     texts = []
     for k, puzzle in enumerate(puzzles):
         try:
             texts.append(_plain(puzzle))
         except PuzzleFormatError as exc:
             raise _at(k, exc, True) from exc
+    if known is not None and len(known) != len(texts):
+        raise ValueError("give one solution (or None) per puzzle")
     try:
-        return list(_core.minimal_many(texts))
+        return list(_core.minimal_many(texts, known))
     except ValueError:  # one not in the plain form: the reference parser explains or normalises
         pass
     for k, text in enumerate(texts):
@@ -255,4 +261,4 @@ def minimal_many(puzzles: Sequence[str | Sequence[int]]) -> list[bool | None]:
             texts[k] = to_text(parse(text))
         except PuzzleFormatError as exc:
             raise _at(k, exc, True) from exc
-    return list(_core.minimal_many(texts))
+    return list(_core.minimal_many(texts, known))

@@ -89,7 +89,9 @@ def result_rows(
     `solved_at`; each solved puzzle's minimality is decided here, in one call for them all."""
     solved_at = datetime.now(UTC)
     solved = [k for k, (result, _) in enumerate(timed) if result.status == "solved"]
-    minimal = dict(zip(solved, solver.minimal_many([puzzles[k][1] for k in solved]), strict=True))
+    givens = [puzzles[k][1] for k in solved]
+    known = [timed[k][0].solution for k in solved]  # the solve proved each one unique
+    minimal = dict(zip(solved, solver.minimal_many(givens, known), strict=True))
     return [
         result_row(puzzle_id, result, seconds * 1000.0, solved_at, profile, minimal.get(k))
         for k, ((puzzle_id, _), (result, seconds)) in enumerate(zip(puzzles, timed, strict=True))

@@ -318,6 +318,9 @@ typedef struct {
 Contradiction climb(Board *b, const int *rungs, int n, Path *path, int counts[MAX_RUNGS],
                     int64_t *chains);
 
+/* The independent check (engine.c): every unit holds 1-9 once, every given kept. */
+int is_solution(const uint8_t grid[81], const uint8_t full[81]);
+
 /* ---- canon.c ---- */
 /* The minlex form of a grid (solver/canon.py); 0 when out of memory. */
 int canonical_form(const uint8_t grid[81], uint8_t form[81]);
@@ -341,7 +344,9 @@ void search_from(Search *s, int64_t budget, int limit, mask_t c[STATE], int *sta
                  uint32_t dirty);
 
 /* ---- minimal.c ---- */
-int minimal_grid(const uint8_t grid[81]);  /* 1 minimal, 0 not, -1 not exactly one solution */
+int minimal_grid(const uint8_t grid[81]);
+/* The same when the puzzle's one solution is known (a solve proved it): no uniqueness search. */
+int minimal_given_solution(const uint8_t grid[81], const uint8_t solution[81]);  /* 1 minimal, 0 not, -1 not exactly one solution */
 
 /* ---- effort.c and rating.c ---- */
 double stalled_score(const mask_t masks[81], int64_t budget, int64_t first, int has_first,

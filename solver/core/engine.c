@@ -20,7 +20,7 @@ static int any_repeat(const uint8_t grid[81]) {
 }
 
 /* The independent check: every unit holds 1-9 once, every given kept. */
-static int is_solution(const uint8_t grid[81], const uint8_t full[81]) {
+int is_solution(const uint8_t grid[81], const uint8_t full[81]) {
     for (int i = 0; i < 81; i++) {
         if (full[i] < 1 || full[i] > 9 || (grid[i] && grid[i] != full[i])) return 0;
     }

@@ -305,18 +305,45 @@ static int read_plain_at(PyObject *puzzles, Py_ssize_t k, uint8_t grid[81]) {
 
 /* Whether each puzzle is minimal (solver/minimal.py): True, False, or None when it does not
  * have exactly one solution. */
-static PyObject *minimal_many(PyObject *self, PyObject *puzzles) {
+/* The solution a solve found for puzzle k (81 digits, checked a solution of its givens), read
+ * into `solution`; 0 with ValueError otherwise. */
+static int read_solution_at(PyObject *solutions, Py_ssize_t k, const uint8_t grid[81], uint8_t solution[81]) {
+    PyObject *text = PyList_GET_ITEM(solutions, k);
+    if (PyUnicode_Check(text) && PyUnicode_IS_ASCII(text) && PyUnicode_GET_LENGTH(text) == 81) {
+        const Py_UCS1 *s = PyUnicode_1BYTE_DATA(text);
+        for (int i = 0; i < 81; i++) solution[i] = (uint8_t)(s[i] >= '1' && s[i] <= '9' ? s[i] - '0' : 0);
+        if (is_solution(grid, solution)) return 1;
+    }
+    PyErr_Format(PyExc_ValueError, "solution %zd is not a solution of its puzzle", k);
+    return 0;
+}
+
+/* Whether each puzzle is minimal (solver/minimal.py): True, False, or None when it does not
+ * have exactly one solution. With `solutions` (each the one solution a solve proved, or None),
+ * the uniqueness search is not run again. */
+static PyObject *minimal_many(PyObject *self, PyObject *args) {
     (void)self;
-    if (!PyList_Check(puzzles)) return PyErr_Format(PyExc_TypeError, "minimal_many takes a list of str");
+    PyObject *puzzles, *solutions = Py_None;
+    if (!PyArg_ParseTuple(args, "O!|O", &PyList_Type, &puzzles, &solutions)) return NULL;
     Py_ssize_t n = PyList_GET_SIZE(puzzles);
+    if (solutions != Py_None && (!PyList_Check(solutions) || PyList_GET_SIZE(solutions) != n))
+        return PyErr_Format(PyExc_TypeError, "solutions must be a list as long as puzzles");
     PyObject *out = PyList_New(n);
     for (Py_ssize_t k = 0; out && k < n; k++) {
-        uint8_t grid[81];
+        uint8_t grid[81], solution[81];
         if (!read_plain_at(puzzles, k, grid)) {
             Py_CLEAR(out);
             break;
         }
-        int minimal = minimal_grid(grid);
+        int minimal;
+        if (solutions == Py_None || PyList_GET_ITEM(solutions, k) == Py_None) {
+            minimal = minimal_grid(grid);
+        } else if (read_solution_at(solutions, k, grid, solution)) {
+            minimal = minimal_given_solution(grid, solution);
+        } else {
+            Py_CLEAR(out);
+            break;
+        }
         PyList_SET_ITEM(out, k, minimal < 0 ? Py_NewRef(Py_None) : PyBool_FromLong(minimal));
     }
     return out;
@@ -345,9 +372,10 @@ static PyObject *count_solutions(PyObject *self, PyObject *puzzles) {
 }
 
 static PyMethodDef methods[] = {
-    {"minimal_many", minimal_many, METH_O,
-     "minimal_many(puzzles: list[str]) -> list[bool | None]: solver.minimal.is_minimal of each "
-     "(ValueError for a puzzle not in the plain form)"},
+    {"minimal_many", minimal_many, METH_VARARGS,
+     "minimal_many(puzzles: list[str], solutions: list[str | None] | None = None) -> "
+     "list[bool | None]: solver.minimal.is_minimal of each (ValueError for a puzzle not in the "
+     "plain form or a solution that is not one)"},
     {"count_solutions", count_solutions, METH_O,
      "count_solutions(puzzles: list[str]) -> list[int]: solutions from the givens, counted to 2"},
     {"canonical_exhaustive", canonical_exhaustive_of, METH_O,
