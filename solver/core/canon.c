@@ -9,10 +9,16 @@
 static const uint8_t TRIPLES[6][3] = {{0, 1, 2}, {0, 2, 1}, {1, 0, 2}, {1, 2, 0}, {2, 0, 1}, {2, 1, 0}};
 
 /* A transformation whose first rows are fixed (solver.canon._Partial): its orientation, the
- * source rows placed, the column order (OPEN while every row placed is empty), the labels. */
+ * source rows placed, the column order (OPEN while every row placed is empty), the labels.
+ * Unlike the reference, the core leaves the column order open one row longer: the first row
+ * with givens is kept `pending` (its digits unlabelled) until a later row with givens comes,
+ * and only then are the column orders giving that row its smallest pattern tried, each
+ * abandoned at the first cell of the later row larger than the smallest so far. The form is
+ * the same: rows in between are empty under every order. */
 #define OPEN 0xFF
+#define NONE 0xFF
 typedef struct {
-    uint8_t orientation, n, used_bands;
+    uint8_t orientation, n, used_bands, pending;
     uint8_t placed[9];
     uint8_t columns[9];
     uint8_t labels[10], top;
@@ -35,12 +41,13 @@ static Partial *push(Partials *list) {
     return &list->at[list->n++];
 }
 
-/* The row with ``partial``'s columns and labels, compared with ``best``: -1 (smaller, then
- * written to ``best``), 0 (equal) or 1 (larger, abandoned). ``after`` receives the labels. */
-static int compare_row(const uint8_t row[9], const uint8_t columns[9], const Partial *partial, uint8_t best[9],
-                       uint8_t labels[10], uint8_t *top) {
-    memcpy(labels, partial->labels, 10);
-    *top = partial->top;
+/* The row with these columns and the labels so far (``from``, ``from_top``), compared with
+ * ``best``: -1 (smaller, then written to ``best``), 0 (equal) or 1 (larger, abandoned).
+ * ``labels`` and ``top`` receive the labels after it. */
+static int compare_row(const uint8_t row[9], const uint8_t columns[9], const uint8_t from[10], uint8_t from_top,
+                       uint8_t best[9], uint8_t labels[10], uint8_t *top) {
+    memcpy(labels, from, 10);
+    *top = from_top;
     uint8_t out[9];
     int smaller = 0;
     for (int j = 0; j < 9; j++) {
@@ -95,6 +102,7 @@ static int keep(Partials *kept, const Partial *partial, int source, const uint8_
     Partial *next = push(kept);
     if (!next) return 0;
     *next = *partial;
+    if (columns) next->pending = NONE;
     next->placed[next->n++] = (uint8_t)source;
     next->used_bands |= (uint8_t)(1 << (source / 3));
     if (columns) memcpy(next->columns, columns, 9);
@@ -103,36 +111,64 @@ static int keep(Partials *kept, const Partial *partial, int source, const uint8_
     return 1;
 }
 
+/* The smallest pattern of a row whose digits are all new: stacks by ascending number of givens,
+ * empty cells first, the givens labelled 1, 2, ... in order. */
+static void pattern_of(const uint8_t row[9], uint8_t out[9]) {
+    int count[3] = {0, 0, 0};
+    for (int c = 0; c < 9; c++) count[c / 3] += row[c] != 0;
+    for (int a = 1; a < 3; a++)  /* three counts, sorted */
+        for (int b = a; b > 0 && count[b - 1] > count[b]; b--) {
+            int t = count[b];
+            count[b] = count[b - 1], count[b - 1] = t;
+        }
+    uint8_t label = 0;
+    for (int s = 0; s < 3; s++)
+        for (int k = 0; k < 3; k++) out[s * 3 + k] = k < 3 - count[s] ? 0 : ++label;
+}
+
+/* ``verdict`` of a row against ``best`` applied to the kept list: 0 when the row is larger
+ * (nothing kept), else 1 (the list emptied first when the row is smaller). */
+static int admit(int verdict, Partials *kept) {
+    if (verdict > 0) return 0;
+    if (verdict < 0) kept->n = 0;
+    return 1;
+}
+
 /* Try ``source`` as the next row of ``partial``; 0 when out of memory. */
 static int try_row(const uint8_t rows[2][81], const Partial *partial, int source, uint8_t best[9], Partials *kept) {
     static uint8_t orders[1296][9];
     static const uint8_t identity[9] = {0, 1, 2, 3, 4, 5, 6, 7, 8};
+    static const uint8_t empty_row[9] = {0};
     const uint8_t *row = &rows[partial->orientation][source * 9];
     uint8_t labels[10], top;
-    int verdict;
     if (partial->columns[0] != OPEN) {
-        verdict = compare_row(row, partial->columns, partial, best, labels, &top);
-        if (verdict > 0) return 1;
-        if (verdict < 0) kept->n = 0;
-        return keep(kept, partial, source, NULL, labels, top);
+        int verdict = compare_row(row, partial->columns, partial->labels, partial->top, best, labels, &top);
+        return !admit(verdict, kept) || keep(kept, partial, source, NULL, labels, top);
     }
     int givens = 0;
     for (int c = 0; c < 9; c++) givens += row[c] != 0;
-    if (!givens) {
-        static const uint8_t empty_row[9] = {0};
-        verdict = compare_row(empty_row, identity, partial, best, labels, &top);
-        if (verdict > 0) return 1;
-        if (verdict < 0) kept->n = 0;
-        return keep(kept, partial, source, NULL, labels, top);
+    if (!givens || partial->pending == NONE) {  /* empty under every order, or all digits new */
+        uint8_t shown[9];
+        if (givens) pattern_of(row, shown);
+        int verdict = compare_row(givens ? shown : empty_row, identity, partial->labels, 0, best, labels, &top);
+        if (!admit(verdict, kept)) return 1;
+        if (!keep(kept, partial, source, NULL, partial->labels, 0)) return 0;
+        if (givens) kept->at[kept->n - 1].pending = (uint8_t)source;
+        return 1;
     }
-    int n = orders_for(row, orders);
-    verdict = compare_row(row, orders[0], partial, best, labels, &top);
-    if (verdict > 0) return 1;
-    if (verdict < 0) kept->n = 0;
+    /* a second row with givens: the orders of the pending row, each with this row */
+    const uint8_t *first = &rows[partial->orientation][partial->pending * 9];
+    int n = orders_for(first, orders);
+    static const uint8_t no_labels[10] = {0};
     for (int k = 0; k < n; k++) {
-        uint8_t out_labels[10], out_top;
-        compare_row(row, orders[k], partial, best, out_labels, &out_top);
-        if (!keep(kept, partial, source, orders[k], out_labels, out_top)) return 0;
+        uint8_t seen[10], seen_top = 0;
+        memcpy(seen, no_labels, 10);
+        for (int j = 0; j < 9; j++) {
+            uint8_t d = first[orders[k][j]];
+            if (d) seen[d] = ++seen_top;
+        }
+        int verdict = compare_row(row, orders[k], seen, seen_top, best, labels, &top);
+        if (admit(verdict, kept) && !keep(kept, partial, source, orders[k], labels, top)) return 0;
     }
     return 1;
 }
@@ -148,6 +184,7 @@ int canonical_form(const uint8_t grid[81], uint8_t form[81]) {
         memset(p, 0, sizeof *p);
         p->orientation = (uint8_t)o;
         p->columns[0] = OPEN;
+        p->pending = NONE;
     }
     for (int level = 0; level < 9; level++) {
         uint8_t best[9];
