@@ -109,3 +109,30 @@ def test_workers_drop_the_queued_batches_of_a_deleted_collection(
     with engine.connect() as conn:
         assert conn.execute(text("SELECT count(*) FROM results")).scalar() == 0
     engine.dispose()
+
+
+def test_a_real_worker_keeps_the_paths_and_forms_of_a_collection_imported_with_paths(
+    service_env: dict[str, str], start_worker: WorkerFactory, tmp_path: Path
+) -> None:
+    """import --paths through Redis to a real worker and PostgreSQL: every solved puzzle has
+    its solving path, its canonical form and its minimality, as the solver gives them."""
+    path = mixed_collection(tmp_path / "kept.txt", 200)
+    start_worker("w1")
+    result = CliRunner().invoke(main, ["import", str(path), "--paths", "--wait"])
+    assert result.exit_code == 0, result.output
+    engine = create_engine(service_env["SUDOKU_DATABASE_URL"])
+    with engine.connect() as conn:
+        rows = conn.execute(
+            text(
+                "SELECT p.givens, p.canonical, r.is_minimal, s.steps FROM results r"
+                " JOIN puzzles p ON p.id = r.puzzle_id"
+                " LEFT JOIN solving_paths s ON s.puzzle_id = r.puzzle_id"
+                " WHERE r.status = 'solved'"
+            )
+        ).all()
+    engine.dispose()
+    assert len(rows) > 150
+    for givens, form, minimal, steps in rows:
+        assert form == solver.canonical(givens)
+        assert minimal == solver.is_minimal(givens)
+        assert steps == [step.to_dict() for step in solver.solving_path(givens).steps]
