@@ -351,8 +351,9 @@ class SolvingPath(Base):
     )
     steps: Mapped[list[Any]] = mapped_column(
         Json,
-        comment="JSON array, a step each: technique, value (its SE value), placed and removed "
-        '(lists of {cell, name, digit}, e.g. {"cell": 4, "name": "r1c5", "digit": 7}).',
+        comment="JSON array, a step each: technique, value (its SE value), estimated (its rung "
+        "is rated by estimate), placed and removed (lists of {cell, name, digit}, e.g. "
+        '{"cell": 4, "name": "r1c5", "digit": 7}).',
     )
     stalled: Mapped[bool] = mapped_column(
         Boolean,

@@ -27,6 +27,7 @@ from solver.board import Board, Found
 from solver.grid import PEERS, Mask, cell_name, check_grid, digits_of, find_conflict, parse, to_text
 from solver.ladder import (
     DEFAULT_PROFILE,
+    ESTIMATED,
     ChainBudget,
     Rung,
     Step,
@@ -55,11 +56,18 @@ class PathStep:
     placed: tuple[Placement, ...]
     removed: tuple[Placement, ...]
 
+    @property
+    def estimated(self) -> bool:
+        """True for a step of a rung rated by estimate (``ladder.ESTIMATED``): its value is the
+        rung's own, while the puzzle's score is the estimate."""
+        return self.technique in ESTIMATED
+
     def to_dict(self) -> dict[str, Any]:
         """Plain JSON-ready values."""
         return {
             "technique": self.technique,
             "value": self.value,
+            "estimated": self.estimated,
             "placed": _placements(self.placed),
             "removed": _placements(self.removed),
         }

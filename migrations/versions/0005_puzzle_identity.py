@@ -81,7 +81,7 @@ def upgrade() -> None:
     op.add_column('collections', sa.Column('keeps_paths', sa.Boolean(), server_default=sa.false(), nullable=False, comment=KEEPS_PATHS))
     op.create_table('solving_paths',
     sa.Column('puzzle_id', sa.Integer() if op.get_bind().dialect.name == 'sqlite' else sa.BigInteger(), nullable=False, comment='The puzzle.'),
-    sa.Column('steps', sa.JSON().with_variant(sa.dialects.postgresql.JSONB(), 'postgresql'), nullable=False, comment='JSON array, a step each: technique, value (its SE value), placed and removed (lists of {cell, name, digit}, e.g. {"cell": 4, "name": "r1c5", "digit": 7}).'),
+    sa.Column('steps', sa.JSON().with_variant(sa.dialects.postgresql.JSONB(), 'postgresql'), nullable=False, comment='JSON array, a step each: technique, value (its SE value), estimated (its rung is rated by estimate), placed and removed (lists of {cell, name, digit}, e.g. {"cell": 4, "name": "r1c5", "digit": 7}).'),
     sa.Column('stalled', sa.Boolean(), nullable=False, comment='True when the ladder stalled before the grid was full (the rest needs search).'),
     sa.Column('rating_profile', sa.String(length=16), nullable=False, comment='The ladder the path climbed (as results.rating_profile).'),
     sa.ForeignKeyConstraint(['puzzle_id'], ['puzzles.id'], name=op.f('fk_solving_paths_puzzle_id_puzzles')),

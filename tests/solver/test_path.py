@@ -190,12 +190,22 @@ def test_a_step_is_json_ready_and_names_its_cells() -> None:
     assert json.loads(json.dumps(step.to_dict())) == {
         "technique": "pointing",
         "value": 2.6,
+        "estimated": False,
         "placed": [{"cell": 4, "name": "r1c5", "digit": 7}],
         "removed": [
             {"cell": 11, "name": "r2c3", "digit": 4},
             {"cell": 15, "name": "r2c7", "digit": 4},
         ],
     }
+
+
+def test_only_the_steps_of_a_rung_rated_by_estimate_are_marked_estimated() -> None:
+    """Without SE's chains in the budget, our forcing chain's steps say they are estimated;
+    with them, no step does."""
+    puzzle, _ = sample("estimated_forcing_chain")
+    marked = {step.technique for step in solving_path(puzzle).steps if step.estimated}
+    assert marked == {"forcing_chain"}
+    assert not any(step.estimated for step in solving_path(puzzle, chain_budget=5).steps)
 
 
 def test_the_path_is_json_ready() -> None:

@@ -16,7 +16,7 @@ from worker.cli import main
 # chain budget; one the ladder leaves to search without SE's chains.
 SINGLES, POINTING, CYCLE, NEEDS_SEARCH = (puzzle_lines(15)[k] for k in (0, 3, 14, 8))
 # SE's hints: the value, the technique, then `rNcM=D` placed and `rNcM<>D` removed.
-HINT = re.compile(r"\d+\.\d, [a-z_0-9]+: r\dc\d(=|<>)\d(, r\dc\d(=|<>)\d)*")
+HINT = re.compile(r"\d+\.\d, [a-z_0-9]+( \(estimated\))?: r\dc\d(=|<>)\d(, r\dc\d(=|<>)\d)*")
 
 
 def run(*args: str, stdin: str | None = None) -> tuple[int, str, str]:
@@ -35,6 +35,16 @@ def test_each_step_is_one_line_in_se_hints_format_then_the_rating() -> None:
     assert all(HINT.fullmatch(line) for line in lines), lines
     assert "2.6, pointing: " in out
     assert rating == "ER 2.6, EP 1.5, ED 1.5 (SE values of the path)"
+
+
+def test_a_step_rated_by_estimate_says_so() -> None:
+    """Without a chain budget, the steps of our forcing chain are marked (estimated)."""
+    code, out, _ = run(CYCLE)
+    assert code == 0
+    marked = [line for line in out.splitlines() if "(estimated)" in line]
+    assert marked
+    assert all(HINT.fullmatch(line) for line in marked)
+    assert all(line.split(", ")[1].startswith("forcing_chain (estimated): ") for line in marked)
 
 
 def test_a_hint_shows_the_cells_placed_and_removed() -> None:

@@ -28,10 +28,12 @@ RESULT_FIELDS = (
 
 
 def hint(step: solver.PathStep) -> str:
-    """One step as SE's hints: value, technique, then ``rNcM=D`` placed, ``rNcM<>D`` removed."""
+    """One step as SE's hints: value, technique (marked when its rung is rated by estimate),
+    then ``rNcM=D`` placed, ``rNcM<>D`` removed."""
     placed = [f"{cell_name(i)}={d}" for i, d in step.placed]
     removed = [f"{cell_name(i)}<>{d}" for i, d in step.removed]
-    return f"{step.value:.1f}, {step.technique}: {', '.join(placed + removed)}"
+    technique = f"{step.technique} (estimated)" if step.estimated else step.technique
+    return f"{step.value:.1f}, {technique}: {', '.join(placed + removed)}"
 
 
 def hints(path: solver.SolvingPath, result: solver.SolveResult) -> list[str]:
