@@ -60,8 +60,9 @@ def stored_puzzles(session: Session, accepted: list[tuple[int, str]]) -> tuple[K
     that have a result (`held` left empty: no collection is asked), and the ids of the
     puzzles stored before this call (the only ones a collection may hold). Each new puzzle is
     stored with its canonical form (`solver.canonical_many`, microseconds a puzzle)."""
-    forms = solver.canonical_many([givens for _, givens in accepted])
-    staged = [(line, givens, form) for (line, givens), form in zip(accepted, forms, strict=True)]
+    distinct = list(dict.fromkeys(givens for _, givens in accepted))  # a repeat costs nothing
+    form_of = dict(zip(distinct, solver.canonical_many(distinct), strict=True))
+    staged = [(line, givens, form_of[givens]) for line, givens in accepted]
     stage_rows(session, STAGE, STAGE_COLUMNS[dialect_of(session)], staged)
     known = Known(dict(driver_connection(session).execute(NEW_PUZZLES).fetchall()), set(), set())
     seen_before = list({givens for _, givens in accepted if givens not in known.ids})

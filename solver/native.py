@@ -180,24 +180,36 @@ def solve_many(
     if node_budget < 0:
         raise ValueError("node_budget must not be negative")
     check_chain_budget(chain_budget)
+    texts = _texts(puzzles, name_index)
+    ladder = PROFILES.index(profile)
+    raws = _core.solve_many(texts, node_budget, ladder, chain_budget)
+    out = []
+    for k, raw in enumerate(raws):
+        if raw is None:  # not the plain form: the reference parser explains or normalises
+            text = _normalised(texts, k, name_index)
+            raw = _core.solve_many([text], node_budget, ladder, chain_budget)[0]
+        out.append(raw if raw[0].status in _PLAIN else _checked(raw))
+    return out
+
+
+def _texts(puzzles: Sequence[str | Sequence[int]], name_index: bool = True) -> list[str]:
+    """The texts to hand the core, a malformed grid raised with its index."""
     texts = []
     for k, puzzle in enumerate(puzzles):
         try:
             texts.append(_plain(puzzle))
         except PuzzleFormatError as exc:
             raise _at(k, exc, name_index) from exc
-    ladder = PROFILES.index(profile)
-    raws = _core.solve_many(texts, node_budget, ladder, chain_budget)
-    out = []
-    for k, raw in enumerate(raws):
-        if raw is None:  # not the plain form: the reference parser explains or normalises
-            try:
-                text = to_text(parse(texts[k]))
-            except PuzzleFormatError as exc:
-                raise _at(k, exc, name_index) from exc
-            raw = _core.solve_many([text], node_budget, ladder, chain_budget)[0]
-        out.append(raw if raw[0].status in _PLAIN else _checked(raw))
-    return out
+    return texts
+
+
+def _normalised(texts: list[str], k: int, name_index: bool = True) -> str:
+    """Text k, not in the plain form, as the reference parser normalises it (or explains,
+    raising PuzzleFormatError with its index)."""
+    try:
+        return to_text(parse(texts[k]))
+    except PuzzleFormatError as exc:
+        raise _at(k, exc, name_index) from exc
 
 
 def _at(k: int, exc: PuzzleFormatError, name_index: bool) -> PuzzleFormatError:
@@ -209,19 +221,11 @@ def _at(k: int, exc: PuzzleFormatError, name_index: bool) -> PuzzleFormatError:
 def canonical_many(puzzles: Sequence[str | Sequence[int]]) -> list[str]:
     """The canonical form of each puzzle (``solver.canon.canonical``), in one call into the
     core; a malformed puzzle raises PuzzleFormatError, prefixed with ``puzzle K:``."""
-    texts = []
-    for k, puzzle in enumerate(puzzles):
-        try:
-            texts.append(_plain(puzzle))
-        except PuzzleFormatError as exc:
-            raise _at(k, exc, True) from exc
+    texts = _texts(puzzles)
     forms: list[str] = _core.canonical_many(texts)
     for k, form in enumerate(forms):
         if form is None:  # not the plain form: the reference parser explains or normalises
-            try:
-                forms[k] = _core.canonical_many([to_text(parse(texts[k]))])[0]
-            except PuzzleFormatError as exc:
-                raise _at(k, exc, True) from exc
+            forms[k] = _core.canonical_many([_normalised(texts, k)])[0]
     return forms
 
 
@@ -244,21 +248,11 @@ def minimal_many(
     core (``solutions``: each puzzle's one solution, when a solve proved it, or None); a
     malformed puzzle raises PuzzleFormatError, prefixed with ``puzzle K:``."""
     known = None if solutions is None else list(solutions)
-    texts = []
-    for k, puzzle in enumerate(puzzles):
-        try:
-            texts.append(_plain(puzzle))
-        except PuzzleFormatError as exc:
-            raise _at(k, exc, True) from exc
+    texts = _texts(puzzles)
     if known is not None and len(known) != len(texts):
         raise ValueError("give one solution (or None) per puzzle")
     try:
         return list(_core.minimal_many(texts, known))
     except ValueError:  # one not in the plain form: the reference parser explains or normalises
         pass
-    for k, text in enumerate(texts):
-        try:
-            texts[k] = to_text(parse(text))
-        except PuzzleFormatError as exc:
-            raise _at(k, exc, True) from exc
-    return list(_core.minimal_many(texts, known))
+    return list(_core.minimal_many([_normalised(texts, k) for k in range(len(texts))], known))

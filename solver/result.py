@@ -9,6 +9,7 @@ from typing import Any, Literal
 
 Status = Literal["solved", "multiple", "unsolvable", "invalid", "gave_up"]
 STATUSES: tuple[Status, ...] = ("solved", "multiple", "unsolvable", "invalid", "gave_up")
+SOLVED: Status = STATUSES[0]  # the one status with a solution (unique: proved by the search)
 
 
 @dataclass(frozen=True)

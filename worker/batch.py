@@ -16,6 +16,7 @@ import solver
 from db.imports import BatchWork
 from db.paths import PathRow
 from db.results import ResultRow
+from solver.result import SOLVED
 
 HOST = socket.gethostname()
 
@@ -65,7 +66,7 @@ def solve_work(
     solved = [
         (pid, givens)
         for (pid, givens), row in zip(work.puzzles, rows, strict=True)
-        if row.status == "solved"
+        if row.status == SOLVED
     ]
     return Solved(rows, path_rows(solved, profile, chain_budget))
 
@@ -88,7 +89,7 @@ def result_rows(
     """The rows of these `(puzzle_id, givens)` and their solver results, in order, sharing one
     `solved_at`; each solved puzzle's minimality is decided here, in one call for them all."""
     solved_at = datetime.now(UTC)
-    solved = [k for k, (result, _) in enumerate(timed) if result.status == "solved"]
+    solved = [k for k, (result, _) in enumerate(timed) if result.status == SOLVED]
     givens = [puzzles[k][1] for k in solved]
     known = [timed[k][0].solution for k in solved]  # the solve proved each one unique
     minimal = dict(zip(solved, solver.minimal_many(givens, known), strict=True))

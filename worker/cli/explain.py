@@ -10,6 +10,7 @@ import click
 
 import solver
 from solver.grid import cell_name
+from solver.result import SOLVED
 from worker import settings
 from worker.cli.exits import EXIT_FAILED, fail
 from worker.cli.solve import CHAIN_BUDGET, NODE_BUDGET, PROFILE, failure, rating_line, read_puzzle
@@ -82,5 +83,5 @@ def explain(puzzle: str, as_json: bool, node_budget: int, profile: str, chain_bu
         click.echo(json.dumps(document(path, result), indent=2))
     else:
         click.echo("\n".join(hints(path, result)))
-    if result.status != "solved":
+    if result.status != SOLVED:
         fail(failure(result), EXIT_FAILED)

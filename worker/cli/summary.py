@@ -31,17 +31,7 @@ COUNTS = (
     "classes",
     "minimal",
 )
-COUNT_HEADERS = (
-    "lines",
-    "accepted",
-    "duplicates",
-    "rejected",
-    "done",
-    "failed",
-    "remaining",
-    "classes",
-    "minimal",
-)
+COUNT_HEADERS = tuple("lines" if name == "lines_read" else name for name in COUNTS)
 
 
 def status_tables(stats: Sequence[Mapping[str, Any]], title: str) -> list[Any]:
