@@ -3,17 +3,18 @@
 Public API::
 
     parse(text) -> Grid                       normalize(text) -> str
-    solve(puzzle, *, node_budget=DEFAULT_NODE_BUDGET, profile, chain_budget=0) -> SolveResult
-    solve_many(puzzles, *, node_budget)       -> list[SolveResult]   (one call per batch)
-    solve_many_timed(puzzles, *, node_budget) -> list[(SolveResult, seconds)]
-    solving_path(puzzle, *, profile, chain_budget=0) -> SolvingPath   (steps: PathStep)
+    solve(puzzle, *, node_budget=DEFAULT_NODE_BUDGET, profile, work_budget) -> SolveResult
+    solve_many(puzzles, *, node_budget, profile, work_budget, batch_budget)
+                                              -> list[SolveResult]   (one call per batch)
+    solve_many_timed(puzzles, ...)            -> list[(SolveResult, seconds)]
+    solving_path(puzzle, *, profile, work_budget) -> SolvingPath   (steps: PathStep)
     backend() -> "native" | "python"          use_backend("native" | "python" | "auto")
     canonical(puzzle) -> str                  canonical_many(puzzles) -> list[str]  (minlex)
     is_minimal(puzzle) -> bool | None         minimal_many(puzzles) -> list[bool | None]
     find_conflict(grid) -> str | None         is_solution(puzzle, solution) -> bool
     SolveResult, Metrics, LADDER, Rung, LADDER_CEILING, SOLVER_VERSION
-    STATUSES, LABELS, EMPTY_CHARS, DEFAULT_NODE_BUDGET, MAX_CHAIN_BUDGET: the vocabulary,
-    defined once
+    STATUSES, LABELS, EMPTY_CHARS, DEFAULT_NODE_BUDGET: the vocabulary, defined once
+    work: the work budget of SE's chains (its units, charges and default budgets)
     SudokuBatchError (the project's error root), PuzzleFormatError, SolverBug
 """
 
@@ -35,7 +36,8 @@ from solver.backends import (
 )
 from solver.errors import PuzzleFormatError, SolverBug, SudokuBatchError
 from solver.grid import EMPTY_CHARS, Grid, find_conflict, is_solution, normalize, parse
-from solver.ladder import DEFAULT_PROFILE, LADDER, MAX_CHAIN_BUDGET, PROFILES, Rung
+from solver import work
+from solver.ladder import DEFAULT_PROFILE, LADDER, PROFILES, Rung
 from solver.path import PathStep, SolvingPath
 from solver.rating import LABELS, LADDER_CEILING
 from solver.result import STATUSES, Metrics, SolveResult, Status
@@ -50,7 +52,6 @@ __all__ = [
     "LABELS",
     "LADDER",
     "LADDER_CEILING",
-    "MAX_CHAIN_BUDGET",
     "PROFILES",
     "SOLVER_VERSION",
     "STATUSES",
@@ -80,4 +81,5 @@ __all__ = [
     "solving_path",
     "unavailable_reason",
     "use_backend",
+    "work",
 ]

@@ -11,9 +11,9 @@ import logging
 import time
 from collections.abc import Sequence
 
-from solver import canon, engine, minimal, path
+from solver import canon, engine, minimal, path, work
 from solver.errors import PuzzleFormatError
-from solver.ladder import DEFAULT_PROFILE, apply_rung, check_chain_budget, check_profile
+from solver.ladder import DEFAULT_PROFILE, apply_rung, check_profile
 from solver.result import SolveResult
 from solver.search import DEFAULT_NODE_BUDGET
 
@@ -65,18 +65,18 @@ def solve(
     *,
     node_budget: int = DEFAULT_NODE_BUDGET,
     profile: str = DEFAULT_PROFILE,
-    chain_budget: int = 0,
+    work_budget: int = work.DEFAULT,
 ) -> SolveResult:
     """Solve, prove uniqueness and rate one puzzle (see ``solver.engine.solve``)."""
     if _active == "python":
         return engine.solve(
-            puzzle, node_budget=node_budget, profile=profile, chain_budget=chain_budget
+            puzzle, node_budget=node_budget, profile=profile, work_budget=work_budget
         )
     return native.solve_many(
         [puzzle],
         node_budget=node_budget,
         profile=profile,
-        chain_budget=chain_budget,
+        work_budget=work_budget,
         name_index=False,
     )[0][0]
 
@@ -86,12 +86,17 @@ def solve_many(
     *,
     node_budget: int = DEFAULT_NODE_BUDGET,
     profile: str = DEFAULT_PROFILE,
-    chain_budget: int = 0,
+    work_budget: int = work.DEFAULT,
+    batch_budget: int | None = None,
 ) -> list[SolveResult]:
     """``solve`` for every puzzle of a batch, in order (PuzzleFormatError on a malformed one,
     naming its index)."""
     timed = solve_many_timed(
-        puzzles, node_budget=node_budget, profile=profile, chain_budget=chain_budget
+        puzzles,
+        node_budget=node_budget,
+        profile=profile,
+        work_budget=work_budget,
+        batch_budget=batch_budget,
     )
     return [result for result, _ in timed]
 
@@ -101,25 +106,37 @@ def solve_many_timed(
     *,
     node_budget: int = DEFAULT_NODE_BUDGET,
     profile: str = DEFAULT_PROFILE,
-    chain_budget: int = 0,
+    work_budget: int = work.DEFAULT,
+    batch_budget: int | None = None,
 ) -> list[tuple[SolveResult, float]]:
-    """``solve_many`` with the seconds each puzzle took."""
+    """``solve_many`` with the seconds each puzzle took. Each puzzle's rating may do
+    ``work_budget`` units of work, and all of them together ``batch_budget`` (None: no bound),
+    each taking what it used from it in order: a puzzle left with less than its own budget ends
+    ``over_budget`` sooner, as it would with a smaller budget."""
     check_profile(profile)
-    check_chain_budget(chain_budget)
+    work.check_budget(work_budget)
+    if batch_budget is not None:
+        work.check_budget(batch_budget)
     if _active == "native":
         return native.solve_many(
-            puzzles, node_budget=node_budget, profile=profile, chain_budget=chain_budget
+            puzzles,
+            node_budget=node_budget,
+            profile=profile,
+            work_budget=work_budget,
+            batch_budget=batch_budget,
         )
     timed = []
+    left = batch_budget
     for k, puzzle in enumerate(puzzles):
         started = time.perf_counter()
+        chains = work.Budget(work_budget, left)
         try:
-            result = engine.solve(
-                puzzle, node_budget=node_budget, profile=profile, chain_budget=chain_budget
-            )
+            result = engine.solve_within(puzzle, chains, node_budget=node_budget, profile=profile)
         except PuzzleFormatError as exc:
             raise PuzzleFormatError(f"puzzle {k}: {exc}", exc.column) from exc
         timed.append((result, time.perf_counter() - started))
+        if left is not None:
+            left -= chains.used
     return timed
 
 
@@ -146,12 +163,12 @@ def canonical(puzzle: Puzzle) -> str:
 
 
 def solving_path(
-    puzzle: Puzzle, *, profile: str = DEFAULT_PROFILE, chain_budget: int = 0
+    puzzle: Puzzle, *, profile: str = DEFAULT_PROFILE, work_budget: int = work.DEFAULT
 ) -> path.SolvingPath:
     """The steps of the ladder's climb on one puzzle (see ``solver.path.solving_path``), each
     rung applied by the backend in use."""
     step = apply_rung if _active == "python" else native.apply_rung
-    return path.solving_path(puzzle, profile=profile, chain_budget=chain_budget, step=step)
+    return path.solving_path(puzzle, profile=profile, work_budget=work_budget, step=step)
 
 
 def minimal_many(

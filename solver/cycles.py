@@ -26,7 +26,7 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import cache, lru_cache
 
-from solver import chains
+from solver import chains, work
 from solver.board import NOTHING, Board, Found, place, remove
 from solver.grid import POPCOUNT, SE_PEERS, SE_UNITS, SE_UNITS_OF, UNITS
 
@@ -305,7 +305,9 @@ def _apply(board: Board, rung: Technique) -> Found:
 
 
 def bidirectional_x_cycle(board: Board) -> Found:
-    """SE's bidirectional X-cycle (one digit), when it is the chain SE applies."""
+    """SE's bidirectional X-cycle (one digit), when it is the chain SE applies. The first of the
+    five rungs to ask on a position: it pays for their one search (``work.CYCLES``)."""
+    work.charge(work.CYCLES)
     return _apply(board, bidirectional_x_cycle)
 
 
@@ -454,11 +456,16 @@ def _chains(graph: Graph, start: int) -> list[Chain]:
     return out
 
 
-@lru_cache(maxsize=256)
 def every_hint(cands: tuple[int, ...]) -> tuple[Chain, ...]:
     """Every hint SE's "Forcing Chains & Cycles" gives on the board of ``cands``, in the order
     it hands them on (sorted by difficulty, complexity and rank, stably), each set of removals
-    once (SE keeps the first)."""
+    once (SE keeps the first); charged ``work.EVERY_CYCLE``."""
+    work.charge(work.EVERY_CYCLE)
+    return _every_hint(cands)
+
+
+@lru_cache(maxsize=256)
+def _every_hint(cands: tuple[int, ...]) -> tuple[Chain, ...]:
     found: list[Chain] = []
     for s in SEARCHES:
         graph = Graph(cands, s)

@@ -10,14 +10,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import replace
 
-from solver import rating
+from solver import rating, work
 from solver.board import Board
 from solver.errors import SolverBug
 from solver.grid import Grid, Mask, check_grid, find_conflict, is_solution, parse, to_text
 from solver.ladder import (
     ASSUMES_UNIQUENESS,
     DEFAULT_PROFILE,
-    ChainBudget,
     Step,
     check_profile,
     climb_profile,
@@ -34,19 +33,31 @@ def solve(
     *,
     node_budget: int = DEFAULT_NODE_BUDGET,
     profile: str = DEFAULT_PROFILE,
-    chain_budget: int = 0,
+    work_budget: int = work.DEFAULT,
 ) -> SolveResult:
     """Solve, prove uniqueness and rate one puzzle (text, or 81 ints with 0 for empty) on the
-    ladder of the rating `profile` (solver.ladder.PROFILES), taking at most `chain_budget`
-    steps of SE's chains (solver.ladder.SE_CHAINS; beyond them the rating is an estimate).
+    ladder of the rating `profile` (solver.ladder.PROFILES), SE's chains (solver.ladder.SE_CHAINS)
+    doing at most `work_budget` units of work (solver.work; 0: never tried). Beyond them the
+    rating is an estimate, `over_budget` when it was the budget that ran out.
 
     Raises PuzzleFormatError for malformed input; every other outcome is a status.
     """
+    return solve_within(puzzle, work.Budget(work_budget), node_budget=node_budget, profile=profile)
+
+
+def solve_within(
+    puzzle: str | Sequence[int],
+    chains: work.Budget,
+    *,
+    node_budget: int = DEFAULT_NODE_BUDGET,
+    profile: str = DEFAULT_PROFILE,
+) -> SolveResult:
+    """``solve`` with SE's chains doing what is left of ``chains`` (a batch's share of its
+    budget: ``solver.backends.solve_many_timed``)."""
     if node_budget < 0:
         raise ValueError("node_budget must not be negative")
     check_profile(profile)
-    chains = ChainBudget(chain_budget)
-    floor = rating.search_floor(chain_budget, profile)
+    floor = rating.search_floor(int(chains.on), profile)
     grid = parse(puzzle) if isinstance(puzzle, str) else check_grid(puzzle)
     text = to_text(grid)
     givens = 81 - grid.count(0)
@@ -61,6 +72,7 @@ def solve(
         hardest_technique=hardest(counts),
         technique_counts=counts,
         givens=givens,
+        work=chains.used,
     )
     if ASSUMES_UNIQUENESS.intersection(counts):
         proof = Search(node_budget=node_budget)
@@ -71,8 +83,12 @@ def solve(
         return _unrated(text, "unsolvable", str(contradiction), logic)
     if board.solved():
         beyond = None if stall is None else rating.stalled_score(stall, node_budget, None, floor)
-        return _solved(grid, text, tuple(board.values), logic, path, beyond, False)
-    return _searched(grid, text, board, logic, path, stall, node_budget, floor)
+        solved = _solved(grid, text, tuple(board.values), logic, path, beyond, False)
+    else:
+        solved = _searched(grid, text, board, logic, path, stall, node_budget, floor)
+    if chains.spent and solved.rating_exact is False:  # only a rating waits for more work
+        return replace(solved, over_budget=True)
+    return solved
 
 
 def verdict(grid: Grid, text: str, run: Search, metrics: Metrics) -> SolveResult | None:

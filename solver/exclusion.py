@@ -23,6 +23,7 @@ of one assumption: on the ladder it follows them, within the chain budget.
 
 from __future__ import annotations
 
+from solver import work
 from solver.bitboard import PEER_BB, cells_of
 from solver.board import NOTHING, ONE, Board, Found, remove
 from solver.grid import BITS, POPCOUNT, SE_PEERS
@@ -107,7 +108,8 @@ def _triplet_exclusions(
 
 def aligned_triplet_exclusion(board: Board) -> Found:
     """Aligned triplet exclusion: the first triple of base cells (in SE's order) that excludes
-    a candidate, with its exclusions removed."""
+    a candidate, with its exclusions removed; charged ``work.TRIPLET``."""
+    work.charge(work.TRIPLET)
     cands = board.cands
     few = sum(1 << i for i in range(81) if 2 <= POPCOUNT[cands[i]] <= 3)
     single = sum(1 << i for i in range(81) if POPCOUNT[cands[i]] == 1)

@@ -35,9 +35,9 @@ from __future__ import annotations
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
-from functools import lru_cache
 
 from solver.board import NOTHING, Board, Found, place, remove
+from solver import work
 from solver.chains import LENGTH_BONUS
 from solver.cycles import Chain, Technique, chain_causes, kept_once, order_of
 from solver.grid import POPCOUNT, SE_PEERS, SE_UNITS_OF, UNITS
@@ -151,7 +151,9 @@ def _off_to_on(
 
 
 def implications(cands: Sequence[int], start: int, rule: Rule) -> Run:
-    """SE's run from the assumption ``start`` (an "on" or an "off" potential)."""
+    """SE's run from the assumption ``start`` (an "on" or an "off" potential); charged
+    ``work.RUN``."""
+    work.charge(work.RUN)
     board = list(cands)  # a dynamic run removes from it what it turns off
     run = Run()
     pending_on: deque[int] = deque()
@@ -351,7 +353,7 @@ def _multiple_chains(
     return out
 
 
-@lru_cache(maxsize=256)
+@work.charged_cache(maxsize=256)
 def every_multiple_hint(cands: tuple[int, ...]) -> tuple[Chain, ...]:
     """Every hint SE's multiple forcing chains give on the board of ``cands`` (cells of three
     candidates or more: each one's region chains, then its cell chains), in the order SE hands
@@ -425,7 +427,7 @@ def _dynamic_chain(
     return Chain(order, ((cell, mask),), tuple(causes), tuple(key), total)
 
 
-@lru_cache(maxsize=64)  # each holds every chain's whole ancestry
+@work.charged_cache(maxsize=64)  # each holds every chain's whole ancestry
 def every_dynamic_hint(cands: tuple[int, ...]) -> tuple[Chain, ...]:
     """Every hint SE's dynamic forcing chains give on the board of ``cands`` (cells of two
     candidates or more: each candidate's contradictions, on then off, its doubles, its region

@@ -23,6 +23,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 
 from solver import techniques as t
+from solver import work
 from solver.board import Board, Contradiction, Found
 from solver.grid import Mask
 
@@ -155,10 +156,9 @@ SUKAKU_RULES: dict[str, Callable[[Board], Found]] = {
 }
 # Sudoku Explainer's cycles and forcing chains of one assumption (solver.cycles), aligned
 # triplet exclusion, its next chaining producer (solver.exclusion), and its chains of several
-# assumptions (solver.forcing, solver.nested): exact, but costly (about 400x the time of a
-# mixed collection: README, "The compiled core"), so a climb tries them only within its chain
-# budget (``ChainBudget``; 0, the default, never tries them). Aligned triplet exclusion must go
-# with the chains: SE tries it only when they find nothing.
+# assumptions (solver.forcing, solver.nested): exact, but from microseconds to minutes a step,
+# so a climb tries them only within its work budget (``solver.work``; 0 never tries them).
+# Aligned triplet exclusion must go with the chains: SE tries it only when they find nothing.
 SE_CHAINS = frozenset(
     {
         "bidirectional_x_cycle",
@@ -223,27 +223,6 @@ class Step:
     placed: bool
 
 
-# The most chain steps a climb may be given (SUDOKU_CHAIN_BUDGET's bound): far more than any
-# puzzle takes (a climb has fewer steps than candidates).
-MAX_CHAIN_BUDGET = 1_000_000
-
-
-class ChainBudget:
-    """The SE chain steps (``SE_CHAINS``) one puzzle's climb may still take: once they are
-    spent, the climb skips those rungs and goes on to the ones after them (the estimate)."""
-
-    def __init__(self, steps: int) -> None:
-        if not 0 <= steps <= MAX_CHAIN_BUDGET:
-            raise ValueError(f"chain_budget must be between 0 and {MAX_CHAIN_BUDGET}")
-        self.left = steps
-
-
-def check_chain_budget(chain_budget: int) -> int:
-    """The chain budget, if it is within 0..MAX_CHAIN_BUDGET; ValueError otherwise."""
-    ChainBudget(chain_budget)
-    return chain_budget
-
-
 # How a climb applies one rung on a board: the reference calls the rung's own function
 # (``apply_rung``); the compiled core applies its function of the same name (solver.native).
 StepFn = Callable[[Rung, Board], Found]
@@ -258,29 +237,30 @@ def climb(
     board: Board,
     rungs: Sequence[Rung] = LADDER,
     path: list[Step] | None = None,
-    chains: ChainBudget | None = None,
+    chains: work.Budget | None = None,
     step: StepFn = apply_rung,
 ) -> tuple[dict[str, int], Contradiction | None]:
     """Apply the easiest rung that fires until the board is solved, stuck or contradictory.
 
     Returns how often each rung fired (only rungs that fired, in ladder order) and the
     contradiction that stopped the climb (None if none did); each step is appended to
-    ``path`` when one is given. The SE chain rungs are tried only while ``chains`` has steps
-    left (always when it is None), each step taking one. ``step`` applies a rung.
+    ``path`` when one is given. The SE chain rungs are tried within the work budget ``chains``
+    (without limit when it is None): none when it is 0, none again once it is spent, the step
+    under way abandoned. ``step`` applies a rung.
     """
     counts = [0] * len(rungs)
     k = 0
     while k < len(rungs) and board.empty:
-        chain = rungs[k].name in SE_CHAINS
-        if chain and chains is not None and chains.left <= 0:
+        empty = board.empty
+        if rungs[k].name in SE_CHAINS and chains is not None:
+            found = _within(chains, step, rungs[k], board)
+        else:
+            found = step(rungs[k], board)
+        if found is None:  # SE's chains are off, or their budget is spent
             k += 1
             continue
-        empty = board.empty
-        found = step(rungs[k], board)
         if found.fired:
             counts[k] += found.fired
-            if chain and chains is not None:
-                chains.left -= 1
             if path is not None:
                 value = (rungs[k].tenths + found.bonus) / 10
                 path.append(Step(rungs[k].name, value, board.empty < empty))
@@ -292,15 +272,28 @@ def climb(
     return _fired(rungs, counts), None
 
 
+def _within(budget: work.Budget, step: StepFn, rung: Rung, board: Board) -> Found | None:
+    """The rung applied with its charges going to ``budget``; None when the budget is 0 or
+    spent, or runs out first (the board is then as it was: a chain rung changes it only once
+    its search is done)."""
+    if not budget.on or budget.spent:
+        return None
+    with work.charging(budget):
+        try:
+            return step(rung, board)
+        except work.WorkSpent:
+            return None
+
+
 def climb_profile(
     board: Board,
     profile: str,
-    chains: ChainBudget,
+    chains: work.Budget,
     path: list[Step] | None = None,
     step: StepFn = apply_rung,
 ) -> tuple[dict[str, int], list[Mask] | None, Contradiction | None]:
     """Climb the profile's exact ladder, then its whole ladder (chains) if it stalls, both
-    within the puzzle's one chain budget, as ``solve`` does. Returns the technique counts, the
+    within the puzzle's one work budget, as ``solve`` does. Returns the technique counts, the
     pencil marks where the exact ladder stalled (None if it did not) and the contradiction that
     stopped the climb, if any."""
     dead = board.first_dead_cell()

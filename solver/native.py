@@ -30,6 +30,7 @@ from solver import (
     nested,
     rating,
     uniqueness,
+    work,
 )
 from solver.board import CONTRADICTIONS, Board, Contradiction, Found
 from solver.errors import PuzzleFormatError, SolverBug
@@ -51,7 +52,6 @@ from solver.ladder import (
     RUNGS,
     SE_CHAINS,
     Rung,
-    check_chain_budget,
 )
 from solver.result import STATUSES, Metrics, SolveResult
 
@@ -125,10 +125,12 @@ def core_tables() -> dict[str, Any]:
         "top_bucket": rating.TOP_BUCKET,
         "search_label": rating.SEARCH_LABEL,
         "scale": (rating.SCALE_BOTTOM, rating.SCALE_TOP),
-        # The estimate's floor per profile (PROFILES' order): without SE's chains (chain budget
+        # The estimate's floor per profile (PROFILES' order): without SE's chains (work budget
         # 0), with them.
         "search_floors": [n for floors in rating.SEARCH_FLOORS for n in floors],
         "estimate": (rating.ESTIMATE_BASE, rating.ESTIMATE_SLOPE, rating.CANDIDATE_WEIGHT),
+        # What each kind of SE's chains' work is charged (solver.work.CHARGES' order).
+        "work_charges": work.CHARGES,
         "copies": (effort.COPIES, effort.COPY_GUESS_LIMIT),
         "empty_chars": EMPTY_CHARS,
         "statuses": STATUSES,
@@ -172,24 +174,33 @@ def solve_many(
     *,
     node_budget: int,
     profile: str = DEFAULT_PROFILE,
-    chain_budget: int = 0,
+    work_budget: int = work.DEFAULT,
+    batch_budget: int | None = None,
     name_index: bool = True,
 ) -> list[tuple[SolveResult, float]]:
-    """Solve a batch in one call into the core. A malformed puzzle raises PuzzleFormatError,
-    its message prefixed with ``puzzle K:`` (its index) when ``name_index``."""
+    """Solve a batch in one call into the core (``solver.backends.solve_many_timed``). A
+    malformed puzzle raises PuzzleFormatError, its message prefixed with ``puzzle K:`` (its
+    index) when ``name_index``."""
     if node_budget < 0:
         raise ValueError("node_budget must not be negative")
-    check_chain_budget(chain_budget)
+    work.check_budget(work_budget)
     texts = _texts(puzzles, name_index)
     ladder = PROFILES.index(profile)
-    raws = _core.solve_many(texts, node_budget, ladder, chain_budget)
-    out = []
-    for k, raw in enumerate(raws):
-        if raw is None:  # not the plain form: the reference parser explains or normalises
-            text = _normalised(texts, k, name_index)
-            raw = _core.solve_many([text], node_budget, ladder, chain_budget)[0]
-        out.append(raw if raw[0].status in _PLAIN else _checked(raw))
-    return out
+    batch = -1 if batch_budget is None else work.check_budget(batch_budget)
+    raws = _core.solve_many(texts, node_budget, ladder, work_budget, batch)
+    if None in raws:  # not the plain form: the reference parser explains or normalises
+        plain = [
+            text if raw else _normalised(texts, k, name_index)
+            for k, (text, raw) in enumerate(zip(texts, raws, strict=True))
+        ]
+        if batch_budget is None:
+            raws = [
+                raw or _core.solve_many([plain[k]], node_budget, ladder, work_budget)[0]
+                for k, raw in enumerate(raws)
+            ]
+        else:  # each puzzle's share of the batch's budget depends on those before it
+            raws = _core.solve_many(plain, node_budget, ladder, work_budget, batch)
+    return [raw if raw[0].status in _PLAIN else _checked(raw) for raw in raws]
 
 
 def _texts(puzzles: Sequence[str | Sequence[int]], name_index: bool = True) -> list[str]:
@@ -231,11 +242,17 @@ def canonical_many(puzzles: Sequence[str | Sequence[int]]) -> list[str]:
 
 def apply_rung(rung: Rung, board: Board) -> Found:
     """``ladder.apply_rung`` in the core: its function of the rung's function's name, on the
-    board (for ``solver.path``). The core reports no contradiction: one is seen only as a cell
-    left without candidates, so on a puzzle without solution the path may end otherwise."""
-    fired, bonus, values, cands = _core.apply_technique(
-        rung.apply.__name__, board.values, board.cands
+    board (for ``solver.path``), charging the work budget under way (``work.current``). The
+    core reports no contradiction: one is seen only as a cell left without candidates, so on a
+    puzzle without solution the path may end otherwise."""
+    budget = work.current()
+    fired, bonus, values, cands, left = _core.apply_technique(
+        rung.apply.__name__, board.values, board.cands, budget.left
     )
+    if left < 0:
+        budget.left, budget.spent = 0, True
+        raise work.WorkSpent
+    budget.left = left
     board.values[:], board.cands[:] = values, cands
     board.empty, board.digit_cells = values.count(0), None
     return Found(fired, bonus, board.first_dead_cell())

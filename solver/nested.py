@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator, Sequence
 
+from solver import work
 from solver.cycles import Chain, every_hint, rule_parents
 from solver.grid import POPCOUNT, ROWS, UNITS
 
@@ -248,7 +249,9 @@ def eliminations(
 ) -> list[tuple[int, tuple[int, ...], Nested | None]]:
     """The "off" potentials, each with its parents and its nested chain, of the first of the
     level's rules with an instance the chain made possible (on ``board``, the chain's, from
-    ``source``, the step's), in SE's order; empty if none has one."""
+    ``source``, the step's), in SE's order; empty if none has one. Charged ``work.STALL``
+    (and what the chains it applies charge)."""
+    work.charge(work.STALL)
     places = _places(board)
     for rule in LEVEL_RULES[level]:
         out = [

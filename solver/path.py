@@ -1,7 +1,7 @@
 """The solving path as data: every step of the ladder's climb, with what it placed and removed.
 
 A path climbs exactly as ``solve`` does (``ladder.climb_profile``: the profile's exact ladder,
-easiest rung first, back to the bottom after each step, SE's chains only within the chain
+easiest rung first, back to the bottom after each step, SE's chains only within the work
 budget, then the whole ladder if that stalls) and records each step by comparing the board
 before and after it: the technique (the rung's name), its SE value (the rung's value plus the
 instance's bonus, as the rating counts it), the digits placed and the candidates removed. A
@@ -23,12 +23,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from solver import work
 from solver.board import Board, Found
 from solver.grid import PEERS, Mask, cell_name, check_grid, digits_of, find_conflict, parse, to_text
 from solver.ladder import (
     DEFAULT_PROFILE,
     ESTIMATED,
-    ChainBudget,
     Rung,
     Step,
     StepFn,
@@ -77,14 +77,17 @@ class PathStep:
 class SolvingPath:
     """A puzzle's steps on a profile's ladder, and where the climb stopped: ``stalled``, the
     cells still empty (none when the ladder filled the grid); ``contradiction``, why the
-    position cannot be completed, if the climb met that (or the givens conflict)."""
+    position cannot be completed, if the climb met that (or the givens conflict);
+    ``over_budget``, whether the work budget ran out before SE's chains found the next step
+    (the steps after it are then those of the estimate's rungs)."""
 
     puzzle: str
     profile: str
-    chain_budget: int
+    work_budget: int
     steps: tuple[PathStep, ...]
     stalled: tuple[int, ...]
     contradiction: str | None
+    over_budget: bool = False
 
     @property
     def solved(self) -> bool:
@@ -96,10 +99,11 @@ class SolvingPath:
         return {
             "puzzle": self.puzzle,
             "profile": self.profile,
-            "chain_budget": self.chain_budget,
+            "work_budget": self.work_budget,
             "steps": [step.to_dict() for step in self.steps],
             "stalled": [{"cell": i, "name": cell_name(i)} for i in self.stalled],
             "contradiction": self.contradiction,
+            "over_budget": self.over_budget,
         }
 
 
@@ -107,23 +111,23 @@ def solving_path(
     puzzle: str | Sequence[int],
     *,
     profile: str = DEFAULT_PROFILE,
-    chain_budget: int = 0,
+    work_budget: int = work.DEFAULT,
     step: StepFn = apply_rung,
 ) -> SolvingPath:
     """The path of ``puzzle`` (text, or 81 ints with 0 for empty) on the ladder of ``profile``,
-    taking at most ``chain_budget`` steps of SE's chains, each rung applied by ``step``.
+    SE's chains doing at most ``work_budget`` units of work, each rung applied by ``step``.
 
     Raises PuzzleFormatError for malformed input, ValueError for an unknown profile or a
-    chain budget out of range.
+    work budget out of range.
     """
     check_profile(profile)
-    chains = ChainBudget(chain_budget)
+    chains = work.Budget(work_budget)
     grid = parse(puzzle) if isinstance(puzzle, str) else check_grid(puzzle)
     text = to_text(grid)
     conflict = find_conflict(grid)
     if conflict:
         empty = tuple(i for i, d in enumerate(grid) if not d)
-        return SolvingPath(text, profile, chain_budget, (), empty, conflict)
+        return SolvingPath(text, profile, work_budget, (), empty, conflict)
     board = Board.from_grid(grid)
     climbed: list[Step] = []
     changes: list[Change] = []
@@ -134,7 +138,7 @@ def solving_path(
     )
     empty = tuple(i for i, d in enumerate(board.values) if not d)
     why = None if contradiction is None else str(contradiction)
-    return SolvingPath(text, profile, chain_budget, steps, empty, why)
+    return SolvingPath(text, profile, work_budget, steps, empty, why, chains.spent)
 
 
 def _recording(step: StepFn, changes: list[Change]) -> StepFn:

@@ -41,10 +41,10 @@ LADDER_CEILING = max(rung.value for rung in EXACT_LADDER)
 SEARCH_FLOOR = round(LADDER_CEILING + 0.1, 1)
 
 
-def search_floor(chain_budget: int, profile: str = DEFAULT_PROFILE) -> float:
+def search_floor(work_budget: int, profile: str = DEFAULT_PROFILE) -> float:
     """The estimate's floor: 0.1 above the top exact rung the climb could use (the profile's
-    exact ladder, without SE's chains when the chain budget is 0)."""
-    rungs = [r for r in EXACT_LADDERS[profile] if chain_budget > 0 or r.name not in SE_CHAINS]
+    exact ladder, without SE's chains when the work budget is 0)."""
+    rungs = [r for r in EXACT_LADDERS[profile] if work_budget > 0 or r.name not in SE_CHAINS]
     return round(max(rung.value for rung in rungs) + 0.1, 1)
 
 

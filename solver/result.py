@@ -18,6 +18,8 @@ class Metrics:
 
     ``technique_counts`` lists only the techniques that fired, in ladder order.
     ``recursion_depth``, ``guesses``, ``backtracks`` and ``nodes`` are 0 without search.
+    ``work`` is the units of work SE's chains took (``solver.work``; all of the budget when it
+    ran out).
     """
 
     solved_by_elimination: bool = False
@@ -28,6 +30,7 @@ class Metrics:
     backtracks: int = 0
     givens: int = 0
     nodes: int = 0
+    work: int = 0
 
     def __post_init__(self) -> None:
         counts = MappingProxyType(dict(self.technique_counts))
@@ -44,6 +47,7 @@ class Metrics:
             "backtracks": self.backtracks,
             "givens": self.givens,
             "nodes": self.nodes,
+            "work": self.work,
         }
 
 
@@ -56,6 +60,8 @@ class SolveResult:
     whenever ``difficulty_score`` is. ``rating_exact`` says whether the three are Sudoku
     Explainer's own (every step of the path a rung rated by its SE value) or an estimate
     (the puzzle needed a rung rated by estimate, or search); None when unrated.
+    ``over_budget`` says that the estimate is there because the work budget ran out before SE's
+    chains could rate the puzzle (``solver.work``): a larger budget may make it exact.
     """
 
     puzzle: str
@@ -68,6 +74,7 @@ class SolveResult:
     ep: float | None = None
     ed: float | None = None
     rating_exact: bool | None = None
+    over_budget: bool = False
 
     def to_dict(self) -> dict[str, Any]:
         """Plain JSON-ready values; ``metrics`` as a nested dict."""
@@ -82,4 +89,5 @@ class SolveResult:
             "ep": self.ep,
             "ed": self.ed,
             "rating_exact": self.rating_exact,
+            "over_budget": self.over_budget,
         }

@@ -21,10 +21,10 @@ const char *const CONTRADICTION_NAMES[CONTRADICTION_KINDS] = {"", "no_candidate"
                                                               "no_place", "both_branches"};
 static const char *const RESULT_FIELDS[RESULT_FIELD_COUNT] = {
     "puzzle", "status", "solution", "reason", "metrics", "difficulty_score", "difficulty", "ep", "ed",
-    "rating_exact"};
+    "rating_exact", "over_budget"};
 static const char *const METRIC_FIELDS[METRIC_FIELD_COUNT] = {
     "solved_by_elimination", "hardest_technique", "technique_counts", "recursion_depth",
-    "guesses", "backtracks", "givens", "nodes"};
+    "guesses", "backtracks", "givens", "nodes", "work"};
 
 static int refuse(const char *key, const char *why) {
     PyErr_Format(PyExc_ValueError, "solver._core does not match the reference (table %s): %s; "
@@ -310,6 +310,17 @@ static int nested(PyObject *tables, int *used) {
     return 1;
 }
 
+/* solver/work.py CHARGES, in enum work_kind's order; none negative. */
+static int work_charges(PyObject *tables, int *used) {
+    int charges[WORK_KINDS];
+    if (!numbers(tables, "work_charges", used, charges, WORK_KINDS, 1)) return 0;
+    for (int k = 0; k < WORK_KINDS; k++) {
+        if (charges[k] < 0) return refuse("work_charges", "a negative charge");
+        T.work_charges[k] = charges[k];
+    }
+    return 1;
+}
+
 static int read_tables(PyObject *tables) {
     int used = 0, copies[2], loops[4], bug3[2], estimate_ok;
     double scale[2], estimate[3], floors[2 * MAX_PROFILES];
@@ -328,7 +339,7 @@ static int read_tables(PyObject *tables) {
         !numbers(tables, "length_added", &used, T.length_added, MAX_HINT_LENGTH + 1, 0) ||
         !numbers(tables, "forcing_kinds", &used, T.forcing_kinds, 4, 1) ||
         !numbers(tables, "forcing_rules", &used, T.forcing_rules, (int)(sizeof T.forcing_rules / sizeof(int)), 1) ||
-        !nested(tables, &used) ||
+        !nested(tables, &used) || !work_charges(tables, &used) ||
         !numbers(tables, "link_bonus", &used, T.link_bonus, 4, 1) ||
         !numbers(tables, "box_empty", &used, T.box_empty, 15 * 4, 1) ||
         !numbers(tables, "box_arms", &used, T.box_arms, 15 * 2 * 3, 1) ||

@@ -9,6 +9,7 @@
 #ifndef SUDOKU_CORE_H
 #define SUDOKU_CORE_H
 
+#include <setjmp.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -87,7 +88,7 @@ typedef struct {
     int tenths;                   /* the SE value, in tenths */
     int estimated;                /* rated by the estimate above the exact ladder */
     int assumes_uniqueness;       /* a path using it proves nothing about uniqueness */
-    int se_chain;                 /* one of SE's chains: tried within the chain budget */
+    int se_chain;                 /* one of SE's chains: tried within the work budget */
     technique_fn apply;
 } Rung;
 typedef struct {
@@ -116,6 +117,7 @@ typedef struct {
     int n_buckets;                /* label n_buckets: the top bucket; n_buckets + 1: search */
     double scale_bottom, scale_top;
     double search_floor[MAX_PROFILES][2];  /* the estimate's floor: without, with SE's chains */
+    int64_t work_charges[5];      /* solver/work.py CHARGES: the units of each kind of work */
     double estimate_base, estimate_slope, candidate_weight;
     int copies, copy_guess_limit;
     uint8_t empty_char[128];      /* 1 for the characters that mark an empty cell */
@@ -299,6 +301,29 @@ Found grouped_two_strong_links(Board *), three_strong_links(Board *);
 Found wxyz_wing(Board *), vwxyz_wing(Board *);
 Found forcing_chain(Board *);
 
+/* ---- work.c: the work budget of SE's chains (solver/work.py) ----
+ * A climb applies a chain rung with `work_out` set; each charge comes before the work it pays
+ * for, and one the budget cannot pay jumps back there, out of the search under way (its state
+ * is all scratch space, reset by the next search; the board is changed only after a search). */
+typedef struct {
+    int on;                       /* SE's chains may be tried (a budget of 0 never tries them) */
+    int spent;                    /* the budget ran out: they are not tried again */
+    int64_t start, left;          /* the units the climb began with, and those left */
+} Budget;
+enum work_kind { WORK_RUN, WORK_STALL, WORK_CYCLES, WORK_EVERY_CYCLE, WORK_TRIPLET, WORK_KINDS };
+extern int64_t work_left;         /* what the chain rung under way may still charge */
+extern jmp_buf *work_out;         /* where a charge it cannot pay jumps (NULL: no limit) */
+extern int64_t work_tally[WORK_KINDS];  /* the charges of each kind made (benchmarks/work.py) */
+static inline void work_charge(enum work_kind kind) {
+    work_tally[kind]++;
+    if (!work_out) return;
+    work_left -= T.work_charges[kind];
+    if (work_left < 0) longjmp(*work_out, 1);
+}
+Budget work_budget(int64_t units, int64_t batch_left);  /* batch_left < 0: no batch bound */
+/* Apply a chain rung within `budget`; 0 when it ran out (the board is as it was). */
+int work_apply(technique_fn apply, Board *b, Budget *budget, Found *found);
+
 /* ---- ladder.c ---- */
 technique_fn technique_named(const char *name);
 int technique_count(void);
@@ -316,7 +341,7 @@ typedef struct {
 } Path;
 
 Contradiction climb(Board *b, const int *rungs, int n, Path *path, int counts[MAX_RUNGS],
-                    int64_t *chains);
+                    Budget *chains);
 
 /* The independent check (engine.c): every unit holds 1-9 once, every given kept. */
 int is_solution(const uint8_t grid[81], const uint8_t full[81]);
@@ -371,11 +396,12 @@ typedef struct {
     uint8_t solution[81];
     int rated;
     int exact;                    /* rated by SE values only (no estimate) */
+    int over_budget;              /* an estimate because the work budget ran out */
+    int64_t work;                 /* the units of work SE's chains took */
     double score, ep, ed;
     int label;                    /* index into the configured labels */
 } Outcome;
 
-void solve_grid(const uint8_t grid[81], int64_t budget, int profile, int64_t chain_budget,
-                Outcome *out);
+void solve_grid(const uint8_t grid[81], int64_t budget, int profile, Budget *chains, Outcome *out);
 
 #endif

@@ -533,7 +533,11 @@ static Found apply(Board *b, technique_fn rung) {
     return one;
 }
 
-Found bidirectional_x_cycle(Board *b) { return apply(b, bidirectional_x_cycle); }
+/* The first of the five rungs to ask on a position: it pays for their one search. */
+Found bidirectional_x_cycle(Board *b) {
+    work_charge(WORK_CYCLES);
+    return apply(b, bidirectional_x_cycle);
+}
 Found bidirectional_y_cycle(Board *b) { return apply(b, bidirectional_y_cycle); }
 Found forcing_x_chain(Board *b) { return apply(b, forcing_x_chain); }
 Found bidirectional_cycle(Board *b) { return apply(b, bidirectional_cycle); }
@@ -631,6 +635,7 @@ const Chains *every_chain(const mask_t *cands) {
     static uint16_t places[27][9];
     static bb_t digits[9];
     static int starts[729];
+    work_charge(WORK_EVERY_CYCLE);
     board_views(cands, places, digits);
     chains_reset(&found);
     for (int k = 0; k < 3; k++) {

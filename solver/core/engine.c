@@ -83,10 +83,10 @@ static void solved(const uint8_t grid[81], const uint8_t solution[81], const Pat
 
 static Path path;  /* the core runs under the GIL: one caller at a time */
 
-/* Climb the exact ladder, then the whole ladder if it stalls, within the one chain budget
+/* Climb the exact ladder, then the whole ladder if it stalls, within the one work budget
  * `chains` (solver.ladder.climb_profile);
  * `stall` gets the pencil marks where the exact ladder stalled, `stalled` says if it did. */
-static Contradiction climb_all(Board *board, int profile, int64_t *chains, Outcome *out,
+static Contradiction climb_all(Board *board, int profile, Budget *chains, Outcome *out,
                                mask_t stall[81], int *stalled) {
     Contradiction why = first_dead_cell(board);
     *stalled = 0;
@@ -105,8 +105,7 @@ static int assumed_uniqueness(const int counts[MAX_RUNGS]) {
     return 0;
 }
 
-void solve_grid(const uint8_t grid[81], int64_t budget, int profile, int64_t chain_budget,
-                Outcome *out) {
+void solve_grid(const uint8_t grid[81], int64_t budget, int profile, Budget *chains, Outcome *out) {
     memset(out, 0, sizeof *out);
     out->hardest = -1;
     for (int i = 0; i < 81; i++) out->givens += grid[i] != 0;
@@ -119,9 +118,9 @@ void solve_grid(const uint8_t grid[81], int64_t budget, int profile, int64_t cha
     path.n = 0;
     mask_t stall[81];
     int stalled;
-    double floor = T.search_floor[profile][chain_budget > 0];
-    int64_t chains = chain_budget;
-    Contradiction why = climb_all(&board, profile, &chains, out, stall, &stalled);
+    double floor = T.search_floor[profile][chains->on];
+    Contradiction why = climb_all(&board, profile, chains, out, stall, &stalled);
+    out->work = chains->start - chains->left;
     out->solved_by_elimination = !board.empty && !why.kind;
     out->hardest = hardest_rung(out->counts);
     if (assumed_uniqueness(out->counts)) {
@@ -141,6 +140,7 @@ void solve_grid(const uint8_t grid[81], int64_t budget, int profile, int64_t cha
     if (!board.empty) {
         double beyond = stalled ? stalled_score(stall, budget, 0, 0, floor) : 0.0;
         solved(grid, board.values, &path, stalled, beyond, 0, out);
+        out->over_budget = chains->spent && out->rated && !out->exact;
         return;
     }
     mask_t masks[81];
@@ -156,4 +156,5 @@ void solve_grid(const uint8_t grid[81], int64_t budget, int profile, int64_t cha
     int same = memcmp(stall, masks, sizeof masks) == 0;
     double beyond = stalled_score(stall, budget, run.guesses, same, floor);
     solved(grid, run.solution[0], &path, 1, beyond, 1, out);
+    out->over_budget = chains->spent && out->rated && !out->exact;  /* only a rating waits */
 }

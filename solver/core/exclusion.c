@@ -98,6 +98,7 @@ static int triplet_exclusions(const mask_t *cands, const int c[3], bb_t excluder
 }
 
 Found aligned_triplet_exclusion(Board *b) {
+    work_charge(WORK_TRIPLET);
     const mask_t *cands = b->cands;
     bb_t few = 0, single = 0;
     for (int i = 0; i < 81; i++) {

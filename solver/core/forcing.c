@@ -186,8 +186,9 @@ int off_to_on(const mask_t *board, const mask_t *source, int p, int y, int out[4
     return n;
 }
 
-/* SE's run from the assumption `start` on the board of `cands`. */
+/* SE's run from the assumption `start` on the board of `cands` (charged a run). */
 static void implications(Run *r, const mask_t *cands, int start, Rule rule) {
+    work_charge(WORK_RUN);
     mask_t board[81];
     memcpy(board, cands, sizeof board);
     memset(r->node_of, 0, sizeof r->node_of);

@@ -48,23 +48,24 @@ technique_fn technique_named(const char *name) {
 
 /* Apply the easiest of `rungs` (ladder indices, in order) that fires until the board is
  * solved, stuck or contradictory; counts[k] grows by the times rung k fired, and each step
- * goes on the path. SE's chain rungs are tried only while *chains (the steps of them left)
- * is positive, each step taking one. Returns the contradiction that stopped the climb (kind 0:
- * none). */
+ * goes on the path. SE's chain rungs are tried within the work budget *chains: none when it is
+ * 0, none again once it is spent, the step under way abandoned. Returns the contradiction that
+ * stopped the climb (kind 0: none). */
 Contradiction climb(Board *b, const int *rungs, int n, Path *path, int counts[MAX_RUNGS],
-                    int64_t *chains) {
+                    Budget *chains) {
     int k = 0;
     while (k < n && b->empty) {
         const Rung *rung = &T.rungs[rungs[k]];
-        if (rung->se_chain && *chains <= 0) {
-            k++;
+        int empty = b->empty;
+        Found found;
+        if (!rung->se_chain) {
+            found = rung->apply(b);
+        } else if (!work_apply(rung->apply, b, chains, &found)) {
+            k++;  /* SE's chains are off, or their budget is spent */
             continue;
         }
-        int empty = b->empty;
-        Found found = rung->apply(b);
         if (found.fired) {
             counts[rungs[k]] += found.fired;
-            if (rung->se_chain) --*chains;
             if (path->n < MAX_STEPS) {
                 Step *step = &path->steps[path->n++];
                 step->rung = (uint8_t)rungs[k];

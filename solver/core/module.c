@@ -94,6 +94,7 @@ static PyObject *result_of(const uint8_t grid[81], const Outcome *o, double seco
         PyLong_FromLongLong(o->backtracks),
         PyLong_FromLong(o->givens),
         PyLong_FromLongLong(o->nodes),
+        PyLong_FromLongLong(o->work),
     };
     Py_XDECREF(counts);
     PyObject *result[RESULT_FIELD_COUNT] = {
@@ -107,6 +108,7 @@ static PyObject *result_of(const uint8_t grid[81], const Outcome *o, double seco
         number_or_none(o->rated, o->ep),
         number_or_none(o->rated, o->ed),
         o->rated ? PyBool_FromLong(o->exact) : Py_NewRef(Py_None),
+        PyBool_FromLong(o->over_budget),
     };
     return Py_BuildValue("(Nd)", instance(G.result_class, G.result_fields, result, RESULT_FIELD_COUNT),
                          seconds);
@@ -136,17 +138,17 @@ static PyObject *solve_many(PyObject *self, PyObject *args) {
     PyObject *puzzles, *budget_arg;
     int64_t budget;
     int profile = 0;
-    long long chain_budget = 0;
+    long long work = 0, batch_work = -1;
     if (!G.configured) {
         PyErr_SetString(PyExc_RuntimeError, "solver._core.configure() was not called");
         return NULL;
     }
-    if (!PyArg_ParseTuple(args, "O!O!|iL:solve_many", &PyList_Type, &puzzles, &PyLong_Type, &budget_arg,
-                          &profile, &chain_budget))
+    if (!PyArg_ParseTuple(args, "O!O!|iLL:solve_many", &PyList_Type, &puzzles, &PyLong_Type, &budget_arg,
+                          &profile, &work, &batch_work))
         return NULL;
     if (profile < 0 || profile >= T.n_profiles)
         return PyErr_Format(PyExc_ValueError, "profile %d: the core has %d profiles", profile, T.n_profiles);
-    if (chain_budget < 0) return PyErr_Format(PyExc_ValueError, "chain_budget must not be negative");
+    if (work < 0) return PyErr_Format(PyExc_ValueError, "work_budget must not be negative");
     if (!read_budget(budget_arg, &budget)) return NULL;
     Py_ssize_t n = PyList_GET_SIZE(puzzles);
     PyObject *out = PyList_New(n);
@@ -163,7 +165,9 @@ static PyObject *solve_many(PyObject *self, PyObject *args) {
             item = Py_NewRef(Py_None);
         } else {
             double started = now();
-            solve_grid(grid, budget, profile, chain_budget, &outcome);
+            Budget chains = work_budget(work, batch_work);
+            solve_grid(grid, budget, profile, &chains, &outcome);
+            if (batch_work >= 0) batch_work -= outcome.work;
             item = result_of(grid, &outcome, now() - started);
         }
         if (!item) Py_CLEAR(out);
@@ -222,17 +226,20 @@ static PyObject *masks_list(const mask_t *masks, int n) {
 }
 
 /* One technique, by its name in the core's registry, on a board (values and candidates, as in
- * solver/board.py): (fired, bonus, values, candidates) after it. For the tests of rungs whose
- * reference takes minutes a step. */
+ * solver/board.py), its charges paid from `work_left` units of work: (fired, bonus, values,
+ * candidates, work left) after it, the work left -1 when it ran out first (the board is then as
+ * it was). For solver.path and the tests of rungs whose reference takes minutes a step. */
 static PyObject *apply_technique(PyObject *self, PyObject *args) {
     (void)self;
     const char *name;
     PyObject *values_arg, *cands_arg;
     mask_t values[81], cands[81];
+    long long work = (long long)1 << 40;
     static Board b;
-    if (!PyArg_ParseTuple(args, "sOO", &name, &values_arg, &cands_arg)) return NULL;
+    if (!PyArg_ParseTuple(args, "sOO|L", &name, &values_arg, &cands_arg, &work)) return NULL;
     technique_fn apply = technique_named(name);
     if (!apply) return PyErr_Format(PyExc_ValueError, "no technique named %s", name);
+    if (work < 0) return PyErr_Format(PyExc_ValueError, "work_left must not be negative");
     if (!read_masks(values_arg, values) || !read_masks(cands_arg, cands)) return NULL;
     uint8_t grid[81];
     for (int k = 0; k < 81; k++) {
@@ -243,12 +250,30 @@ static PyObject *apply_technique(PyObject *self, PyObject *args) {
     for (int k = 0; k < 81; k++) {
         if (!grid[k]) b.cands[k] = cands[k];
     }
-    Found found = apply(&b);
+    Found found = {0, 0, {NO_CONTRADICTION, 0, 0}};
+    Budget budget = work_budget(work > 0 ? work : 1, work);
+    long long left = work_apply(apply, &b, &budget, &found) ? budget.left : -1;
     for (int k = 0; k < 81; k++) {
         values[k] = b.values[k];
         cands[k] = b.values[k] ? 0 : b.cands[k];
     }
-    return Py_BuildValue("iiNN", found.fired, found.bonus, masks_list(values, 81), masks_list(cands, 81));
+    return Py_BuildValue("iiNNL", found.fired, found.bonus, masks_list(values, 81), masks_list(cands, 81),
+                         left);
+}
+
+/* The charges of each kind of work made since the last call (benchmarks/work.py), and none
+ * since. */
+static PyObject *work_tally_of(PyObject *self, PyObject *unused) {
+    (void)self;
+    (void)unused;
+    PyObject *out = PyTuple_New(WORK_KINDS);
+    for (int k = 0; out && k < WORK_KINDS; k++) {
+        PyObject *n = PyLong_FromLongLong(work_tally[k]);
+        if (!n) Py_CLEAR(out);
+        else PyTuple_SET_ITEM(out, k, n);
+        work_tally[k] = 0;
+    }
+    return out;
 }
 
 /* The canonical (minlex) form of each puzzle (solver/canon.py): a str, or None for a puzzle not
@@ -383,16 +408,19 @@ static PyMethodDef methods[] = {
     {"canonical_many", canonical_many, METH_O,
      "canonical_many(puzzles: list[str]) -> list[str | None]: solver.canon.canonical of each"},
     {"apply_technique", apply_technique, METH_VARARGS,
-     "apply_technique(name, values, cands) -> (fired, bonus, values, cands): one technique on a "
-     "board, for the tests"},
+     "apply_technique(name, values, cands, work_left=2**40) -> (fired, bonus, values, cands, "
+     "work left, or -1 when it ran out): one technique on a board"},
     {"nested_eliminations", nested_eliminations_of, METH_VARARGS,
      "nested_eliminations(board, source, level: int, hash_order: bool) -> "
      "list[(potential, parents, chain complexity)]: solver.nested.eliminations, for the parity tests"},
+    {"work_tally", work_tally_of, METH_NOARGS,
+     "work_tally() -> tuple[int, ...]: the charges of each kind of work (solver.work.CHARGES' "
+     "order) made since the last call"},
     {"configure", configure, METH_O,
      "configure(tables: dict) -> None: the reference's tables (see solver/native.py)"},
     {"solve_many", solve_many, METH_VARARGS,
-     "solve_many(puzzles: list[str], node_budget: int, profile: int = 0, chain_budget: int = 0) -> "
-     "list[(SolveResult, float) | None]"},
+     "solve_many(puzzles: list[str], node_budget: int, profile: int = 0, work_budget: int = 0, "
+     "batch_budget: int = -1) -> list[(SolveResult, float) | None]"},
     {NULL, NULL, 0, NULL},
 };
 

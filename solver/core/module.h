@@ -8,8 +8,8 @@
 
 #include "core.h"
 
-#define RESULT_FIELD_COUNT 10
-#define METRIC_FIELD_COUNT 8
+#define RESULT_FIELD_COUNT 11
+#define METRIC_FIELD_COUNT 9
 #define MAX_LABELS 10
 
 typedef struct {

@@ -33,8 +33,9 @@ static void add(Run *r, int p, int parent) {
 }
 
 /* SE's run from the "on" `start` (implications() in the reference), stopped at its first
- * contradiction. */
+ * contradiction (charged a run). */
 static void run(Run *r, int start) {
+    work_charge(WORK_RUN);
     r->id = ++next_id;
     r->n = 0;
     add(r, start, NONE);

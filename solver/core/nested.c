@@ -290,6 +290,7 @@ void nested_eliminations(const mask_t *board, const mask_t *source, int hash_ord
     static void (*const rules[])(const mask_t *, const mask_t *, int, Eliminations *) = {
         locking, hidden_pairs, naked_pairs, x_wings, forcing_chains, multiple_chains, dynamic_chains,
     };
+    work_charge(WORK_STALL);
     int level_rules = T.nested_level_rules[level];
     out->n = 0;
     out->n_parents = 0;
