@@ -20,9 +20,19 @@ from db.bulk import dialect_of, insert_rows
 from db.counters import advance
 from db.errors import CollectionConflict, StorageError
 from db.known import LOOKUP_PAGE, Known, held_by, puzzles_of, stored_lines
-from db.models import PENDING, PRODUCER, Batch, Collection, CollectionPuzzle, Puzzle, RejectedLine
+from db.models import (
+    PENDING,
+    PRODUCER,
+    Batch,
+    BatchPuzzle,
+    Collection,
+    CollectionPuzzle,
+    Puzzle,
+    RejectedLine,
+)
 from db.raw_text import clean_raw_text
 from db.removal import empty_collection
+from db.tiers import BATCH_KINDS, IMPORT
 
 __all__ = [  # CollectionConflict too: importers catch it from here
     "BatchWork",
@@ -48,9 +58,15 @@ class BatchWork:
     collection_id: int
     puzzles: list[tuple[int, str]]  # (puzzle_id, givens), in line order
     keep_paths: bool = False  # its collection keeps solving paths (import --paths)
+    kind: str = IMPORT  # db.tiers.BATCH_KINDS
+
+    def __post_init__(self) -> None:
+        if self.kind not in BATCH_KINDS:
+            raise ValueError(f"batch kind {self.kind!r}: expected one of {', '.join(BATCH_KINDS)}")
 
     def to_message(self) -> dict[str, Any]:
-        """The JSON-ready task message of architecture.md (`keep_paths` only when true)."""
+        """The JSON-ready task message of architecture.md (`keep_paths` only when true, `kind`
+        only when not an import's: messages of earlier releases still decode)."""
         message: dict[str, Any] = {
             "batch_id": self.batch_id,
             "collection_id": self.collection_id,
@@ -58,6 +74,8 @@ class BatchWork:
         }
         if self.keep_paths:
             message["keep_paths"] = True
+        if self.kind != IMPORT:
+            message["kind"] = self.kind
         return message
 
 
@@ -242,11 +260,19 @@ def add_records(
 
 
 def unfinished_batches(
-    session: Session, collection_id: int, *, never_queued: bool = False
+    session: Session,
+    collection_id: int,
+    *,
+    never_queued: bool = False,
+    kinds: Iterable[str] = BATCH_KINDS,
 ) -> Iterator[BatchWork]:
-    """The pending batches of a collection with their puzzles (only those never sent to the
-    queue, with `never_queued`), to solve or enqueue again."""
-    where = [Batch.collection_id == collection_id, Batch.status == PENDING]
+    """The pending batches of these `kinds` of a collection with their puzzles (only those
+    never sent to the queue, with `never_queued`), to solve or enqueue again."""
+    where = [
+        Batch.collection_id == collection_id,
+        Batch.status == PENDING,
+        Batch.kind.in_(list(kinds)),
+    ]
     if never_queued:
         where.append(Batch.queued_at.is_(None))
     return _works(session, where)
@@ -263,26 +289,43 @@ def batches_by_id(session: Session, batch_ids: Iterable[int]) -> list[BatchWork]
 
 
 def _works(session: Session, where: list[Any]) -> Iterator[BatchWork]:
-    """The batches matching `where`, each with its puzzles in line order."""
-    stmt = (
+    """The batches matching `where`, each with its puzzles: an import batch's in line order
+    (its lines), then the rerate and deep batches' (batch_puzzles), by puzzle id."""
+    lines = (
         select(
             Batch.id,
             Batch.collection_id,
             Collection.keeps_paths,
+            Batch.kind,
             CollectionPuzzle.puzzle_id,
             Puzzle.givens,
         )
         .join(CollectionPuzzle, CollectionPuzzle.batch_id == Batch.id)
         .join(Puzzle, Puzzle.id == CollectionPuzzle.puzzle_id)
         .join(Collection, Collection.id == Batch.collection_id)
-        .where(*where)
+        .where(*where, Batch.kind == IMPORT)
         .order_by(Batch.id, CollectionPuzzle.line)
-        .execution_options(yield_per=10_000)
     )
-    rows = session.execute(stmt)
-    for (batch_id, collection_id, paths), group in groupby(rows, key=lambda row: row[:3]):
-        puzzles = [(pid, givens) for *_, pid, givens in group]
-        yield BatchWork(batch_id, collection_id, puzzles, paths)
+    rated = (
+        select(
+            Batch.id,
+            Batch.collection_id,
+            Collection.keeps_paths,
+            Batch.kind,
+            BatchPuzzle.puzzle_id,
+            Puzzle.givens,
+        )
+        .join(BatchPuzzle, BatchPuzzle.batch_id == Batch.id)
+        .join(Puzzle, Puzzle.id == BatchPuzzle.puzzle_id)
+        .join(Collection, Collection.id == Batch.collection_id)
+        .where(*where, Batch.kind != IMPORT)
+        .order_by(Batch.id, BatchPuzzle.puzzle_id)
+    )
+    for stmt in (lines, rated):
+        rows = session.execute(stmt.execution_options(yield_per=10_000))
+        for (batch_id, collection_id, paths, kind), group in groupby(rows, key=lambda r: r[:4]):
+            puzzles = [(pid, givens) for *_, pid, givens in group]
+            yield BatchWork(batch_id, collection_id, puzzles, paths, kind)
 
 
 def mark_queued(session: Session, batch_ids: Iterable[int]) -> None:

@@ -32,6 +32,20 @@ from sqlalchemy.dialects.postgresql import JSONB
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
 from db.raw_text import RAW_TEXT_LIMIT
+from db.tiers import (
+    BATCH_KINDS,
+    BULK,
+    DEEP,
+    DEEP_BATCH,
+    ESTIMATED,
+    EXACT,
+    FAST,
+    IMPORT,
+    RATING_STATES,
+    RATING_TIERS,
+    RERATE,
+)
+from db.tiers import PENDING as PENDING_RATING
 from solver import LABELS, PROFILES, STATUSES
 
 NAMING_CONVENTION = {
@@ -42,7 +56,8 @@ NAMING_CONVENTION = {
     "pk": "pk_%(table_name)s",
 }
 
-# Result statuses and difficulty labels are the solver's (solver.STATUSES, solver.LABELS).
+# Result statuses and difficulty labels are the solver's (solver.STATUSES, solver.LABELS);
+# batch kinds, rating states and tiers are db.tiers'.
 BATCH_STATUSES = ("pending", "done", "failed")
 PENDING, DONE, FAILED = BATCH_STATUSES
 # Where a collection's lines come from: a file (`import`, `run`) or producers' messages.
@@ -150,6 +165,7 @@ class Batch(Base):
     __tablename__ = "batches"
     __table_args__ = (
         CheckConstraint(_in("status", BATCH_STATUSES), name="status"),
+        CheckConstraint(_in("kind", BATCH_KINDS), name="kind"),
         Index(None, "collection_id", "status"),
         {
             "comment": "The unit of work: a group of distinct puzzles of one collection sent to a "
@@ -171,6 +187,15 @@ class Batch(Base):
     )
     attempts: Mapped[int] = _counter("Times a worker finished (done) or gave up on it (failed).")
     error: Mapped[str | None] = mapped_column(Text, comment="Why the batch failed.")
+    kind: Mapped[str] = mapped_column(
+        String(16),
+        default=IMPORT,
+        server_default=IMPORT,
+        comment=f"{IMPORT}: lines of its collection (collection_puzzles.batch_id); {RERATE}: "
+        f"puzzles rated again with today's settings (sudoku-batch rerate); {DEEP_BATCH}: a puzzle "
+        "the bulk path left pending, rated within the deep budget (the puzzles of both in "
+        "batch_puzzles).",
+    )
     created_at: Mapped[datetime] = mapped_column(
         Timestamp, server_default=func.now(), comment="When the batch was created (at import)."
     )
@@ -212,6 +237,23 @@ class CollectionPuzzle(Base):
     )
 
 
+class BatchPuzzle(Base):
+    __tablename__ = "batch_puzzles"
+    __table_args__ = (
+        {
+            "comment": "The puzzles of a rerate or deep batch (an import batch's puzzles are its "
+            "lines, in collection_puzzles)."
+        },
+    )
+
+    batch_id: Mapped[int] = mapped_column(
+        ForeignKey("batches.id", ondelete="CASCADE"), primary_key=True, comment="The batch."
+    )
+    puzzle_id: Mapped[int] = mapped_column(
+        ForeignKey("puzzles.id"), primary_key=True, index=True, comment="A puzzle it rates."
+    )
+
+
 class RejectedLine(Base):
     __tablename__ = "rejected_lines"
     __table_args__ = ({"comment": "Lines of a collection that are not a valid puzzle, and why."},)
@@ -239,6 +281,8 @@ class Result(Base):
     __tablename__ = "results"
     __table_args__ = (
         CheckConstraint(_in("status", STATUSES), name="status"),
+        CheckConstraint(_in("rating_state", RATING_STATES), name="rating_state"),
+        CheckConstraint(_in("rating_tier", RATING_TIERS), name="rating_tier"),
         {"comment": "The solver's verdict and difficulty metrics, one row per distinct puzzle."},
     )
 
@@ -281,10 +325,20 @@ class Result(Base):
     ed: Mapped[float | None] = mapped_column(
         Float, comment="Sudoku Explainer ED: the value of the first step."
     )
-    rating_exact: Mapped[bool | None] = mapped_column(
-        Boolean,
-        comment="True when difficulty_score, ep and ed are Sudoku Explainer's own (every step "
-        "rated by its SE value); false when estimated; NULL unless status is solved.",
+    rating_state: Mapped[str | None] = mapped_column(
+        String(16),
+        index=True,
+        comment=f"{EXACT}: difficulty_score, ep and ed are Sudoku Explainer's own (every step "
+        f"rated by its SE value); {PENDING_RATING}: an interim estimate, the puzzle needing more "
+        f"work than the bulk path's budget, to be rated again within the deep budget; "
+        f"{ESTIMATED}: an estimate that stays (SE's chains off, beyond the deep budget, or beyond "
+        "the rungs of the profile). NULL unless status is solved.",
+    )
+    rating_tier: Mapped[str | None] = mapped_column(
+        String(16),
+        comment=f"The work budget the result was made within: {FAST} (SE's chains off, "
+        f"SUDOKU_RATING=fast), {BULK} (SUDOKU_WORK_BUDGET) or {DEEP} (SUDOKU_DEEP_WORK_BUDGET). "
+        "NULL for results of releases before solver 1.3.0.",
     )
     rating_profile: Mapped[str] = mapped_column(
         String(16),

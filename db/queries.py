@@ -21,7 +21,18 @@ from sqlalchemy.orm import InstrumentedAttribute, Session
 from sqlalchemy.types import TypeEngine
 
 from db.counters import COUNTERS
-from db.models import Collection, CollectionPuzzle, Puzzle, RejectedLine, Result, SolvingPath
+from db.models import (
+    PENDING,
+    Batch,
+    Collection,
+    CollectionPuzzle,
+    Puzzle,
+    RejectedLine,
+    Result,
+    SolvingPath,
+)
+from db.tiers import PENDING as PENDING_RATING
+from db.tiers import RERATE
 from db.views import puzzle_results
 
 ORDERABLE = (
@@ -35,7 +46,14 @@ ORDERABLE = (
     "line",
 )
 
-DISTRIBUTIONS = ("difficulty", "difficulty_score", "recursion_depth", "status", "hardest_technique")
+DISTRIBUTIONS = (
+    "difficulty",
+    "difficulty_score",
+    "recursion_depth",
+    "status",
+    "hardest_technique",
+    "rating_state",
+)
 
 
 def _result_counts(
@@ -68,12 +86,43 @@ def _classes(session: Session, collection_ids: list[int]) -> dict[int, int]:
     return counts
 
 
+def _rated_with(session: Session, collection_ids: list[int]) -> dict[int, list[tuple[Any, ...]]]:
+    """collection id -> what made its results: (profile, solver version, tier, distinct
+    puzzles), the most common first (the tier of a result of an earlier release: '?')."""
+    stmt = (
+        select(
+            CollectionPuzzle.collection_id,
+            Result.rating_profile,
+            Result.solver_version,
+            Result.rating_tier,
+            func.count(),
+        )
+        .join(Result, Result.puzzle_id == CollectionPuzzle.puzzle_id)
+        .where(CollectionPuzzle.collection_id.in_(collection_ids))
+        .where(CollectionPuzzle.is_duplicate.is_(False))
+        .group_by(
+            CollectionPuzzle.collection_id,
+            Result.rating_profile,
+            Result.solver_version,
+            Result.rating_tier,
+        )
+    )
+    found: dict[int, list[tuple[Any, ...]]] = {cid: [] for cid in collection_ids}
+    for collection_id, profile, version, tier, count in session.execute(stmt):
+        found[collection_id].append((profile, version, tier or "?", count))
+    for rows in found.values():
+        rows.sort(key=lambda row: (-row[3], row[:3]))
+    return found
+
+
 def collection_status(session: Session, name: str | None = None) -> list[dict[str, Any]]:
     """Per collection (or only `name`), by name: id, name, source_file, the counters
     (lines_read, accepted, duplicates, rejected, total, done, failed), remaining
     (total - done - failed), classes (distinct puzzles up to symmetry), statuses (result
     status -> distinct puzzles; they add up to done), difficulty (label -> distinct puzzles;
-    they add up to statuses' solved) and minimal (solved puzzles that are minimal)."""
+    they add up to statuses' solved), minimal (solved puzzles that are minimal), ratings
+    (rating state -> distinct puzzles; they add up to statuses' solved) and rated_with (what
+    made its results: profile, solver version, tier, puzzles)."""
     stmt = select(Collection).order_by(Collection.name)
     if name is not None:
         stmt = stmt.where(Collection.name == name)
@@ -83,6 +132,8 @@ def collection_status(session: Session, name: str | None = None) -> list[dict[st
     labels = _result_counts(session, ids, Result.difficulty)
     classes = _classes(session, ids)
     minimal = _result_counts(session, ids, Result.is_minimal)
+    ratings = _result_counts(session, ids, Result.rating_state)
+    rated_with = _rated_with(session, ids)
     return [
         {
             "id": c.id,
@@ -94,6 +145,8 @@ def collection_status(session: Session, name: str | None = None) -> list[dict[st
             "statuses": statuses[c.id],
             "difficulty": labels[c.id],
             "minimal": sum(n for value, n in minimal[c.id].items() if value == str(True)),
+            "ratings": ratings[c.id],
+            "rated_with": rated_with[c.id],
         }
         for c in collections
     ]
@@ -136,14 +189,13 @@ def _filters(
     status: str | None,
     elimination_only: bool | None,
     min_depth: int | None,
+    rating_state: str | None = None,
 ) -> Select[Any]:
     view = puzzle_results.c
-    if collection is not None:
-        stmt = stmt.where(view.collection == collection)
-    if difficulty is not None:
-        stmt = stmt.where(view.difficulty == difficulty)
-    if status is not None:
-        stmt = stmt.where(view.status == status)
+    equal = {"collection": collection, "difficulty": difficulty, "status": status}
+    for name, value in (equal | {"rating_state": rating_state}).items():
+        if value is not None:
+            stmt = stmt.where(view[name] == value)
     if elimination_only is not None:
         stmt = stmt.where(view.solved_by_elimination.is_(elimination_only))
     if min_depth is not None:
@@ -163,6 +215,7 @@ def find_results(
     descending: bool = True,
     limit: int = 50,
     one_per_class: bool = False,
+    rating_state: str | None = None,
 ) -> list[RowMapping]:
     """Rows of `puzzle_results` (duplicate lines left out) matching every filter given; with
     `one_per_class`, only the first matching line (by collection, then line) of each canonical
@@ -171,7 +224,7 @@ def find_results(
         raise ValueError(f"cannot order by {order_by!r}; allowed: {', '.join(ORDERABLE)}")
     view = puzzle_results.c
     stmt = select(puzzle_results).where(view.is_duplicate.is_(False))
-    stmt = _filters(stmt, collection, difficulty, status, elimination_only, min_depth)
+    stmt = _filters(stmt, collection, difficulty, status, elimination_only, min_depth, rating_state)
     rows: Any = puzzle_results
     if one_per_class:
         rank = func.row_number().over(
@@ -254,6 +307,25 @@ def stream_results(
     else:
         stmt = accepted.order_by(view.line)
         yield from session.execute(stmt.execution_options(yield_per=1_000)).mappings()
+
+
+def pending_ratings(session: Session, collection_ids: list[int]) -> int:
+    """The distinct puzzles of these collections whose rating is pending (the deep tier's)."""
+    held = select(CollectionPuzzle.puzzle_id).where(
+        CollectionPuzzle.collection_id.in_(collection_ids)
+    )
+    stmt = select(func.count()).where(
+        Result.puzzle_id.in_(held), Result.rating_state == PENDING_RATING
+    )
+    return int(session.scalar(stmt) or 0)
+
+
+def rerate_left(session: Session, collection_ids: list[int]) -> int:
+    """The puzzles of these collections' pending rerate batches."""
+    stmt = select(func.coalesce(func.sum(Batch.size), 0)).where(
+        Batch.collection_id.in_(collection_ids), Batch.status == PENDING, Batch.kind == RERATE
+    )
+    return int(session.scalar(stmt) or 0)
 
 
 def progress(session: Session, collection_id: int) -> tuple[int, int]:

@@ -46,7 +46,8 @@ class ResultRow(NamedTuple):
     difficulty_score: float | None
     ep: float | None
     ed: float | None
-    rating_exact: bool | None
+    rating_state: str | None
+    rating_tier: str | None
     rating_profile: str
     is_minimal: bool | None
     solver_version: str
@@ -80,10 +81,11 @@ def _timestamp_renderer(session: Session) -> Callable[[datetime], Any]:
     return render or (lambda value: value)
 
 
-def _finish(
+def finish_batch(
     session: Session, batch_id: int, status: str, error: str | None
 ) -> tuple[int, int] | None:
-    """Flip the batch from pending to `status`; (collection_id, size) when it flipped."""
+    """Flip the batch from pending to `status` (recording `error`); (collection_id, size) when
+    it flipped, None when it was not pending (UnknownBatch when there is no such batch)."""
     batch = batches_table.c
     stmt = (
         update(batches_table)
@@ -116,7 +118,7 @@ def record_batch(
     rows really inserted."""
     inserted = insert_results(session, rows)
     insert_paths(session, paths)
-    flipped = _finish(session, batch_id, DONE, None)
+    flipped = finish_batch(session, batch_id, DONE, None)
     if flipped is not None:
         collection_id, size = flipped
         advance(session, collection_id, done=size)
@@ -131,7 +133,7 @@ def failure_reason(error: BaseException | None) -> str:
 def record_batch_failure(session: Session, batch_id: int, error: str) -> bool:
     """Mark a pending batch failed with `error` (cut to `BATCH_ERROR_LIMIT` characters);
     True when this call flipped it."""
-    flipped = _finish(session, batch_id, FAILED, error[:BATCH_ERROR_LIMIT])
+    flipped = finish_batch(session, batch_id, FAILED, error[:BATCH_ERROR_LIMIT])
     if flipped is None:
         return False
     collection_id, size = flipped

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from operator import itemgetter
 from typing import Any, cast
 
@@ -36,7 +36,7 @@ from sqlalchemy.orm import Session
 
 from db.bulk import dialect_of, driver_connection, insert_rows
 from db.errors import CollectionConflict, DuplicateDelivery
-from db.imports import add_records
+from db.imports import BatchWork, add_records
 from db.known import LOOKUP_PAGE, Known, stored_puzzles
 from db.models import (
     FILE,
@@ -49,7 +49,9 @@ from db.models import (
     Result,
     Submission,
 )
+from db.ratings import queue_pending
 from db.results import ResultRow, insert_results
+from db.tiers import PENDING as PENDING_RATING
 
 DEFAULT_COLLECTION = "pushed"  # the producer collection of messages that name none
 REJECTED = "rejected"  # the status of a pushed string that is not a puzzle (see its reason)
@@ -186,11 +188,13 @@ def producer_collection(session: Session, name: str) -> tuple[int, int]:
 
 @dataclass(frozen=True)
 class Stored:
-    """What `store_pushed` did: the results it inserted, and the messages it refused (task
-    id -> why: their collection name is an imported file's)."""
+    """What `store_pushed` did: the results it inserted, the messages it refused (task id ->
+    why: their collection name is an imported file's), and the deep batches the pending
+    ratings need (stamped sent: the caller sends them after commit)."""
 
     inserted: int
     refused: dict[str, str]
+    deep: list[BatchWork] = field(default_factory=list)
 
 
 def store_pushed(
@@ -227,14 +231,20 @@ def store_pushed(
     known, earlier = stored_puzzles(session, list(enumerate(givens)))
     todo = sorted((puzzle_id, text) for text, puzzle_id in known.ids.items())
     todo = [(puzzle_id, text) for puzzle_id, text in todo if puzzle_id not in known.solved]
-    inserted = insert_results(session, result_rows(todo) if todo else [])
+    rows = result_rows(todo) if todo else []
+    inserted = insert_results(session, rows)
     known.solved.update(puzzle_id for puzzle_id, _ in todo)
+    pending = {row.puzzle_id for row in rows if row.rating_state == PENDING_RATING}
+    deep: list[BatchWork] = []
     for name in sorted(by_collection):
         try:
-            _store_lines(session, name, by_collection[name], parsed, (known, earlier))
+            held = _store_lines(session, name, by_collection[name], parsed, (known, earlier))
         except CollectionConflict as exc:  # an import took the name since the first look
             refused.update(dict.fromkeys((m.task_id for m in by_collection[name]), str(exc)))
-    return Stored(inserted, refused)
+            continue
+        if mine := pending & held[1]:  # a deep batch each, in the first collection holding it
+            deep += queue_pending(session, held[0], mine, queued=True)
+    return Stored(inserted, refused, deep)
 
 
 def _refusal(name: str) -> str:
@@ -255,9 +265,10 @@ def _store_lines(
     messages: Sequence[Pushed],
     parsed: Mapping[str, Parsed],
     puzzles: tuple[Known, list[int]],
-) -> None:
+) -> tuple[int, set[int]]:
     """Number the messages' strings as new lines of collection `name` (locked until commit)
-    and store a submission for each; their puzzles and results are stored already."""
+    and store a submission for each; their puzzles and results are stored already. Returns
+    the collection's id and the ids of the puzzles its new lines hold."""
     collection_id, last = producer_collection(session, name)
     accepted: list[tuple[int, str]] = []
     rejected: list[tuple[int, str, str, int | None]] = []
@@ -285,6 +296,7 @@ def _store_lines(
         raise DuplicateDelivery(
             f"{len(rows) - stored} of {len(rows)} messages were stored by another worker meanwhile"
         )
+    return collection_id, {puzzles[0].ids[givens] for _, givens in accepted}
 
 
 def _shown_query(where: ColumnElement[bool]) -> CompoundSelect[Any]:

@@ -49,7 +49,8 @@ SHOWN: tuple[tuple[str, InstrumentedAttribute[object]], ...] = (
             "solver_version",
             "solve_ms",
             "solved_at",
-            "rating_exact",
+            "rating_state",
+            "rating_tier",
             "rating_profile",
         )
     ),

@@ -5,9 +5,10 @@ from __future__ import annotations
 import pytest
 
 from db.urls import mask_url
-from solver import MAX_CHAIN_BUDGET
+from db.tiers import RatingPlan
+from solver import work
 from worker.errors import SettingsError
-from worker.settings import Settings, batch_size, broker_url, chain_budget, database_url
+from worker.settings import Settings, batch_size, broker_url, database_url, rating_plan
 
 
 def test_the_solver_backend_defaults_to_auto(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -129,29 +130,55 @@ def test_a_batch_size_outside_what_the_option_allows_names_the_limits(
         batch_size()
 
 
-def test_the_chain_budget_is_0_unless_set(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Without SUDOKU_CHAIN_BUDGET SE's chains are never tried; a count up to the bound is
-    taken as given."""
-    monkeypatch.delenv("SUDOKU_CHAIN_BUDGET", raising=False)
-    assert Settings.from_env().chain_budget == 0
-    monkeypatch.setenv("SUDOKU_CHAIN_BUDGET", f"{MAX_CHAIN_BUDGET}")
-    assert Settings.from_env().chain_budget == MAX_CHAIN_BUDGET
-    monkeypatch.setenv("SUDOKU_CHAIN_BUDGET", " 1000 ")
-    assert chain_budget() == 1000
-
-
-@pytest.mark.parametrize("value", ["-1", f"{MAX_CHAIN_BUDGET + 1}"])
-def test_a_chain_budget_out_of_range_names_the_limits(
-    monkeypatch: pytest.MonkeyPatch, value: str
+def test_ratings_are_exact_within_the_default_work_budgets_unless_set(
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    """SUDOKU_CHAIN_BUDGET is held to 0 to MAX_CHAIN_BUDGET, the range the solver takes."""
-    monkeypatch.setenv("SUDOKU_CHAIN_BUDGET", value)
-    expected = rf"^SUDOKU_CHAIN_BUDGET='{value}' is out of range: expected 0 to {MAX_CHAIN_BUDGET}"
+    """Without a setting, SE's chains are tried within solver.work's budgets; each budget and
+    SUDOKU_RATING=fast (chains off) are taken as given."""
+    for name in ("SUDOKU_RATING", *BUDGETS):
+        monkeypatch.delenv(name, raising=False)
+    assert rating_plan() == RatingPlan(bulk=work.BULK, batch=work.BATCH, deep=work.DEEP)
+    assert Settings.from_env().rating.exact
+    monkeypatch.setenv("SUDOKU_RATING", " Fast ")
+    monkeypatch.setenv("SUDOKU_WORK_BUDGET", "1000")
+    monkeypatch.setenv("SUDOKU_BATCH_WORK_BUDGET", f"{work.MAX_BUDGET}")
+    monkeypatch.setenv("SUDOKU_DEEP_WORK_BUDGET", "5000")
+    plan = rating_plan()
+    assert (plan.exact, plan.bulk, plan.batch, plan.deep) == (False, 1000, work.MAX_BUDGET, 5000)
+
+
+BUDGETS = ("SUDOKU_WORK_BUDGET", "SUDOKU_BATCH_WORK_BUDGET", "SUDOKU_DEEP_WORK_BUDGET")
+
+
+@pytest.mark.parametrize("name", BUDGETS)
+@pytest.mark.parametrize("value", ["0", f"{work.MAX_BUDGET + 1}"])
+def test_a_work_budget_out_of_range_names_the_limits(
+    monkeypatch: pytest.MonkeyPatch, name: str, value: str
+) -> None:
+    """Each work budget is held to 1 to solver.work.MAX_BUDGET (SUDOKU_RATING=fast, not a budget
+    of 0, turns SE's chains off)."""
+    monkeypatch.setenv(name, value)
+    expected = rf"^{name}='{value}' is out of range: expected 1 to {work.MAX_BUDGET}"
     with pytest.raises(SettingsError, match=expected):
-        chain_budget()
+        rating_plan()
 
 
-def test_a_chain_budget_that_is_not_an_integer_is_refused(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("SUDOKU_CHAIN_BUDGET", "lots")
-    with pytest.raises(SettingsError, match=r"^SUDOKU_CHAIN_BUDGET='lots' is not an integer"):
+def test_an_unknown_rating_mode_is_refused_with_the_choices(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """SUDOKU_RATING takes exact or fast, and says so."""
+    monkeypatch.setenv("SUDOKU_RATING", "quick")
+    with pytest.raises(SettingsError, match=r"^SUDOKU_RATING='quick': expected one of exact, fast"):
+        Settings.from_env()
+
+
+def test_the_retired_chain_budget_is_refused_with_what_replaced_it(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """SUDOKU_CHAIN_BUDGET, set for an earlier release, is not silently ignored: the message
+    says ratings are exact by default now and which settings took its place."""
+    monkeypatch.setenv("SUDOKU_CHAIN_BUDGET", "1000")
+    with pytest.raises(
+        SettingsError, match=r"^SUDOKU_CHAIN_BUDGET is no longer read: .*SUDOKU_RATING=fast"
+    ):
         Settings.from_env()

@@ -7,6 +7,7 @@ from __future__ import annotations
 from functools import cache
 
 from celery import Celery
+from kombu.entity import Queue
 
 from worker import settings
 from worker.recovery import LostBatchStep
@@ -36,6 +37,9 @@ def make_app(config: Settings | None = None) -> Celery:
     app = producer_app(s.broker_url, s.queue)
     app.conf.update(
         include=["worker.tasks.solve", "worker.tasks.push"],
+        # Both tiers' queues: the bulk path's batches, and the deep tier's one-puzzle batches
+        # (`sudoku-batch worker --tier` keeps a worker to one of them).
+        task_queues=(Queue(s.queue), Queue(settings.deep_queue(s.queue))),  # type: ignore[no-untyped-call]
         # Ack only after the batch is stored: a crash mid-batch leaves the message to redeliver.
         task_acks_late=True,
         # A killed pool process requeues its batch instead of acking it (lost otherwise) ...
@@ -46,7 +50,8 @@ def make_app(config: Settings | None = None) -> Celery:
         # One batch at a time per process: a dead worker holds at most one unacked batch each.
         worker_prefetch_multiplier=1,
         # Soft limit raises inside the task (recorded as a failed batch); the hard limit kills
-        # a stuck process. The solver's node budget should stop pathological puzzles first.
+        # a stuck process. The work budgets (solver.work: a bulk batch's, a deep puzzle's) and
+        # the node budget keep every batch far below them (README, "Exact ratings").
         task_soft_time_limit=s.task_soft_time_limit,
         task_time_limit=s.task_time_limit,
         broker_transport_options={

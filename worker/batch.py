@@ -16,6 +16,7 @@ import solver
 from db.imports import BatchWork
 from db.paths import PathRow
 from db.results import ResultRow
+from db.tiers import DEFAULT_PLAN, IMPORT, RatingPlan, rating_state
 from solver.result import SOLVED
 
 HOST = socket.gethostname()
@@ -26,16 +27,32 @@ def solve_batch(
     puzzles: Sequence[tuple[int, str]],
     *,
     node_budget: int | None = None,
-    profile: str = solver.DEFAULT_PROFILE,
-    chain_budget: int = 0,
+    plan: RatingPlan = DEFAULT_PLAN,
+    kind: str = IMPORT,
 ) -> list[ResultRow]:
-    """Solve every `(puzzle_id, givens)` of one batch of `collection_id`, rated on `profile`
-    with up to `chain_budget` steps of SE's chains a puzzle; one row per puzzle, in order. The
-    solver is entered once for the whole batch; the rows share one `solved_at`."""
+    """Solve every `(puzzle_id, givens)` of one batch of `collection_id` (a batch of `kind`),
+    rated as `plan` rates that kind; one row per puzzle, in order. The solver is entered once
+    for the whole batch; the rows share one `solved_at`."""
+    return result_rows(puzzles, solve_timed(puzzles, node_budget, plan, kind), plan, kind)
+
+
+def solve_timed(
+    puzzles: Sequence[tuple[int, str]],
+    node_budget: int | None,
+    plan: RatingPlan,
+    kind: str = IMPORT,
+) -> list[tuple[solver.SolveResult, float]]:
+    """The solver's results for these `(puzzle_id, givens)`, within the budgets of `plan` for a
+    batch of `kind`, with the seconds each took."""
     budget = {} if node_budget is None else {"node_budget": node_budget}
-    givens = [text for _, text in puzzles]
-    timed = solver.solve_many_timed(givens, profile=profile, chain_budget=chain_budget, **budget)
-    return result_rows(puzzles, timed, profile)
+    work_budget, batch_budget = plan.budgets(kind)
+    return solver.solve_many_timed(
+        [text for _, text in puzzles],
+        profile=plan.profile,
+        work_budget=work_budget,
+        batch_budget=batch_budget,
+        **budget,
+    )
 
 
 class Solved(NamedTuple):
@@ -50,32 +67,29 @@ def solve_work(
     work: BatchWork,
     *,
     node_budget: int | None = None,
-    profile: str = solver.DEFAULT_PROFILE,
-    chain_budget: int = 0,
+    plan: RatingPlan = DEFAULT_PLAN,
 ) -> Solved:
     """`solve_batch` for one batch of work, with its paths when `work.keep_paths`."""
-    rows = solve_batch(
-        work.collection_id,
-        work.puzzles,
-        node_budget=node_budget,
-        profile=profile,
-        chain_budget=chain_budget,
-    )
+    timed = solve_timed(work.puzzles, node_budget, plan, work.kind)
+    rows = result_rows(work.puzzles, timed, plan, work.kind)
     if not work.keep_paths:
         return Solved(rows, [])
+    work_budget, _ = plan.budgets(work.kind)
     solved = [
-        (pid, givens)
-        for (pid, givens), row in zip(work.puzzles, rows, strict=True)
-        if row.status == SOLVED
+        # climbed within what the puzzle was given: a batch's budget may have given it less
+        (pid, givens, result.metrics.work if result.over_budget else work_budget)
+        for (pid, givens), (result, _) in zip(work.puzzles, timed, strict=True)
+        if result.status == SOLVED
     ]
-    return Solved(rows, path_rows(solved, profile, chain_budget))
+    return Solved(rows, path_rows(solved, plan.profile))
 
 
-def path_rows(puzzles: Sequence[tuple[int, str]], profile: str, chain_budget: int) -> list[PathRow]:
-    """The `solving_paths` rows of these `(puzzle_id, givens)`, climbed as they were rated."""
+def path_rows(puzzles: Sequence[tuple[int, str, int]], profile: str) -> list[PathRow]:
+    """The `solving_paths` rows of these `(puzzle_id, givens, work budget)`, climbed as they
+    were rated."""
     rows = []
-    for puzzle_id, givens in puzzles:
-        path = solver.solving_path(givens, profile=profile, chain_budget=chain_budget)
+    for puzzle_id, givens, work_budget in puzzles:
+        path = solver.solving_path(givens, profile=profile, work_budget=work_budget)
         steps = json.dumps([step.to_dict() for step in path.steps], separators=(",", ":"))
         rows.append(PathRow(puzzle_id, steps, not path.solved, profile))
     return rows
@@ -84,17 +98,21 @@ def path_rows(puzzles: Sequence[tuple[int, str]], profile: str, chain_budget: in
 def result_rows(
     puzzles: Sequence[tuple[int, str]],
     timed: Sequence[tuple[solver.SolveResult, float]],
-    profile: str = solver.DEFAULT_PROFILE,
+    plan: RatingPlan = DEFAULT_PLAN,
+    kind: str = IMPORT,
 ) -> list[ResultRow]:
-    """The rows of these `(puzzle_id, givens)` and their solver results, in order, sharing one
-    `solved_at`; each solved puzzle's minimality is decided here, in one call for them all."""
+    """The rows of these `(puzzle_id, givens)` and their solver results (rated as `plan` rates a
+    batch of `kind`), in order, sharing one `solved_at`; each solved puzzle's minimality is
+    decided here, in one call for them all."""
+    tier = plan.tier(kind)
     solved_at = datetime.now(UTC)
     solved = [k for k, (result, _) in enumerate(timed) if result.status == SOLVED]
     givens = [puzzles[k][1] for k in solved]
     known = [timed[k][0].solution for k in solved]  # the solve proved each one unique
     minimal = dict(zip(solved, solver.minimal_many(givens, known), strict=True))
+    rated = (plan.profile, tier)
     return [
-        result_row(puzzle_id, result, seconds * 1000.0, solved_at, profile, minimal.get(k))
+        result_row(puzzle_id, result, seconds * 1000.0, solved_at, rated, minimal.get(k))
         for k, ((puzzle_id, _), (result, seconds)) in enumerate(zip(puzzles, timed, strict=True))
     ]
 
@@ -104,10 +122,12 @@ def result_row(
     result: solver.SolveResult,
     solve_ms: float,
     solved_at: datetime,
-    profile: str = solver.DEFAULT_PROFILE,
+    rated: tuple[str, str],
     is_minimal: bool | None = None,
 ) -> ResultRow:
-    """The `results` row of one puzzle (``is_minimal``: None unless it was solved)."""
+    """The `results` row of one puzzle, `rated` on (profile, tier) (``is_minimal``: None unless
+    it was solved)."""
+    profile, tier = rated
     metrics = result.metrics
     return ResultRow(
         puzzle_id,
@@ -125,7 +145,8 @@ def result_row(
         result.difficulty_score,
         result.ep,
         result.ed,
-        result.rating_exact,
+        rating_state(result, tier),
+        tier,
         profile,
         is_minimal,
         solver.SOLVER_VERSION,

@@ -11,7 +11,9 @@
 task any Celery client may send: README, "Use it from your application") and returns one
 `Receipt` per string. The workers store each string (a puzzle, or a rejected line with its
 reason) and its result in SQL; `wait` and `results` read them there (`wait_stored` only
-waits, for a bulk push whose results are read in SQL). SQL is the system of record:
+waits, for a bulk push whose results are read in SQL). A puzzle that needs more work than the
+bulk path's budget is stored with its rating `pending` and rated again alone by the deep tier:
+`pending` says which, and `wait(..., final=True)` waits for them. SQL is the system of record:
 `missing` tells which messages never arrived (say a Redis without persistence lost them)
 and `resend` sends those again, under their own task ids, so nothing is stored twice.
 """
@@ -42,6 +44,7 @@ from db.submissions import (
     receipt_id,
     results_of,
 )
+from db.tiers import PENDING as PENDING_RATING
 from db.urls import mask_url
 from solver.errors import SudokuBatchError
 from worker import settings
@@ -175,19 +178,46 @@ class Client:
         timeout: float | None = None,
         progress: Callable[[int, int], None] | None = None,
         resend_after: float | None = None,
+        final: bool = False,
     ) -> list[dict[str, Any] | None]:
         """Wait until the workers stored every receipt's message; their results, in order.
         `progress(stored, total)` is called as messages land; `WaitTimeout` after `timeout`
         seconds (None: no limit). An unreachable database is retried with backoff, saying
         so through `on_wait`, for up to PATIENCE seconds at a time. With `resend_after`, the
         messages still missing when none of them was stored for that many seconds are sent
-        again (a broker may have lost them; one stored meanwhile is skipped by the workers)."""
+        again (a broker may have lost them; one stored meanwhile is skipped by the workers).
+        With `final`, it waits on until no rating among them is pending (the deep tier rates
+        those again alone), saying through `on_wait` how many are left."""
         items = list(receipts)
+        deadline = None if timeout is None else time.monotonic() + timeout
         # Each message's results are read as soon as it is stored, while the workers go on
         # with the others: reading them all after the last one would add its own time.
         shown: dict[str, list[dict[str, Any]]] = {}
         self._wait(items, timeout, progress, resend_after, shown)
-        return [_shown_at(shown, receipt) for receipt in items]
+        results = [_shown_at(shown, receipt) for receipt in items]
+        said = 0
+        while final and (left := [k for k, r in enumerate(results) if _is_pending(r)]):
+            if len(left) != said:
+                self.on_wait(f"{len(left):,} ratings pending: the deep tier rates them again")
+                said = len(left)
+            if deadline is not None and time.monotonic() > deadline:
+                raise WaitTimeout(
+                    f"{len(left):,} ratings still pending after {timeout} s (is a worker "
+                    "taking the deep tier's queue?)"
+                )
+            time.sleep(POLL)
+            again = self.results([items[k] for k in left])
+            for k, result in zip(left, again, strict=True):
+                results[k] = result
+        return results
+
+    def pending(self, receipts: Iterable[Receipt]) -> list[Receipt]:
+        """The receipts whose puzzle's rating is pending: stored within the bulk path's work
+        budget, to be rated again alone within the deep budget (`wait(..., final=True)`)."""
+        items = list(receipts)
+        return [
+            r for r, result in zip(items, self.results(items), strict=True) if _is_pending(result)
+        ]
 
     def wait_stored(
         self,
@@ -310,6 +340,10 @@ def _stored_results(
         return missing, {}
     left = set(missing)
     return missing, pushed_results(session, [task for task in tasks if task not in left])
+
+
+def _is_pending(result: dict[str, Any] | None) -> bool:
+    return result is not None and result.get("rating_state") == PENDING_RATING
 
 
 def _shown_at(shown: dict[str, list[dict[str, Any]]], receipt: Receipt) -> dict[str, Any] | None:

@@ -13,10 +13,11 @@ from kombu.connection import Connection
 from db.imports import BatchWork
 from db.models import NAME_LENGTH
 from db.submissions import DEFAULT_COLLECTION, Pushed
+from db.tiers import BATCH_KINDS, DEEP_BATCH, IMPORT
 from db.urls import mask_url
 from solver.grid import to_text
 from worker.errors import BrokerUnavailable, MessageError
-from worker.settings import MAX_BATCH_SIZE
+from worker.settings import MAX_BATCH_SIZE, deep_queue
 
 TASK_NAME = "sudoku.solve_batch"
 # The public task producers send puzzle strings to (README "Use it from your application").
@@ -37,11 +38,14 @@ GIVENS_CHARS = frozenset(to_text(range(10)))  # what a normalised puzzle is writ
 def decode_batch(message: Mapping[str, Any]) -> BatchWork:
     """The batch in a task's kwargs, or MessageError saying which field is wrong."""
     expected = {"batch_id", "collection_id", "puzzles"}
-    if set(message) - {"keep_paths"} != expected:
+    if set(message) - {"keep_paths", "kind"} != expected:
         raise MessageError(f"fields {sorted(message)} do not match {sorted(expected)}")
     keep_paths = message.get("keep_paths", False)
     if type(keep_paths) is not bool:
         raise MessageError(f"keep_paths must be true or false, got {keep_paths!r:.40}")
+    kind = message.get("kind", IMPORT)
+    if kind not in BATCH_KINDS:
+        raise MessageError(f"kind must be one of {', '.join(BATCH_KINDS)}, got {kind!r:.40}")
     batch_id, collection_id = message["batch_id"], message["collection_id"]
     for name, value in (("batch_id", batch_id), ("collection_id", collection_id)):
         if type(value) is not int or value < 1:
@@ -50,7 +54,7 @@ def decode_batch(message: Mapping[str, Any]) -> BatchWork:
     if not isinstance(puzzles, list) or not puzzles:
         raise MessageError("puzzles must be a non-empty list of [puzzle_id, givens]")
     work = [_puzzle(i, p) for i, p in enumerate(puzzles)]
-    return BatchWork(batch_id, collection_id, work, keep_paths)
+    return BatchWork(batch_id, collection_id, work, keep_paths, kind)
 
 
 def _puzzle(index: int, item: Any) -> tuple[int, str]:
@@ -139,8 +143,15 @@ def check_broker(celery: Celery) -> None:
             raise broker_unavailable(celery, exc) from exc
 
 
+def queue_of(celery: Celery, work: BatchWork) -> str:
+    """The queue a batch goes to: the deep tier's for a deep batch, else `celery`'s own."""
+    bulk: str = celery.conf.task_default_queue
+    return deep_queue(bulk) if work.kind == DEEP_BATCH else bulk
+
+
 def batch_sender(celery: Celery, *, patient: bool = True) -> Callable[[BatchWork], None]:
-    """A function that queues one committed batch through `celery` (by task name).
+    """A function that queues one committed batch through `celery` (by task name), a deep
+    batch on the deep tier's queue.
 
     A `patient` sender waits out a broker restart (retrying the publish for about four
     minutes) instead of losing the batch, then raises `BrokerUnavailable`; an impatient one
@@ -152,6 +163,8 @@ def batch_sender(celery: Celery, *, patient: bool = True) -> Callable[[BatchWork
             celery.send_task(
                 TASK_NAME,
                 kwargs=work.to_message(),
+                queue=queue_of(celery, work),
+                ignore_result=True,  # results go to SQL, even where a result backend is set
                 retry=patient,
                 retry_policy=PUBLISH_RETRY,
             )

@@ -23,7 +23,9 @@ from db.imports import (
     mark_queued,
     unfinished_batches,
 )
+from db.ratings import queue_pending
 from db.removal import drop_if_empty
+from db.tiers import BATCH_KINDS, DEEP_BATCH
 from worker.inputs import Readable
 from worker.sources import Accepted, Rejected, read_puzzles
 
@@ -96,11 +98,35 @@ def import_chunks(
 
 
 def leftover_batches(
-    sessions: sessionmaker[Session], job: Import, *, requeue: bool = False
+    sessions: sessionmaker[Session],
+    job: Import,
+    *,
+    requeue: bool = False,
+    kinds: Iterable[str] = BATCH_KINDS,
 ) -> list[BatchWork]:
-    """Unfinished batches an earlier import never sent (all unfinished ones with `requeue`)."""
+    """Unfinished batches of these `kinds` an earlier import never sent (all unfinished ones
+    with `requeue`)."""
     with sessions() as session:
-        return list(unfinished_batches(session, job.collection_id, never_queued=not requeue))
+        return list(
+            unfinished_batches(session, job.collection_id, never_queued=not requeue, kinds=kinds)
+        )
+
+
+def deep_leftovers(
+    sessions: sessionmaker[Session], collection_ids: Iterable[int], *, unfinished: bool = True
+) -> list[BatchWork]:
+    """The deep tier's unfinished work on these collections: their unfinished deep batches
+    (with `unfinished`), then new ones for pending ratings no pending deep batch holds (a deep
+    batch given up on, a collection deleted that shared the puzzle, or results of a path that
+    made none)."""
+    works: list[BatchWork] = []
+    with sessions() as session:
+        for collection_id in collection_ids:
+            if unfinished:
+                works += unfinished_batches(session, collection_id, kinds=(DEEP_BATCH,))
+            works += queue_pending(session, collection_id)
+        session.commit()
+    return works
 
 
 def send_batches(

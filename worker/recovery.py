@@ -5,13 +5,13 @@ unacknowledged (kombu has no atomic move): a worker killed between the two loses
 message for good (celery/celery#7950). A Redis restarted without persistence loses the
 whole queue. The database knows better: a batch stays `pending` until a worker stores it.
 
-So every worker checks, every `SUDOKU_LOST_BATCH_CHECK_INTERVAL` seconds while its queue is
-empty, for pending batches that were sent but that the broker holds nowhere: neither
-queued nor delivered to some worker (kombu's `unacked` hash, which also keeps a dead
-worker's messages until their visibility timeout). A batch found missing by two checks in
-a row is lost: it is claimed in the database (one worker wins) and sent again. A batch
-sent twice is still stored once (results are idempotent), so a wrong guess costs a solve,
-never a duplicate.
+So every worker checks, every `SUDOKU_LOST_BATCH_CHECK_INTERVAL` seconds while its queues (the
+bulk path's and the deep tier's) are empty, for pending batches that were sent but that the
+broker holds nowhere: neither queued nor delivered to some worker (kombu's `unacked` hash,
+which also keeps a dead worker's messages until their visibility timeout). A batch found
+missing by two checks in a row is lost: it is claimed in the database (one worker wins) and
+sent again. A batch sent twice is still stored once (results are idempotent), so a wrong
+guess costs a solve, never a duplicate.
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ from __future__ import annotations
 import base64
 import json
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from datetime import datetime
 from typing import Any
 
@@ -30,32 +30,33 @@ from db.imports import BatchWork, batches_by_id
 from db.recovery import claim_resend, sent_pending_batches
 from worker.database import open_session
 from worker.messages import TASK_NAME, batch_sender
+from worker.settings import deep_queue
 
 log = logging.getLogger(__name__)
 
 UNACKED_KEY = "unacked"  # kombu's default `unacked_key`
 
 
-def held_batches(broker: redis.Redis, queue: str) -> set[int] | None:
-    """Ids of the batches whose messages for `queue` are delivered and not yet acknowledged;
-    None while the queue itself still holds messages (then nothing can be told missing)."""
-    if broker.llen(queue):
+def held_batches(broker: redis.Redis, queues: Sequence[str]) -> set[int] | None:
+    """Ids of the batches whose messages for `queues` are delivered and not yet acknowledged;
+    None while a queue itself still holds messages (then nothing can be told missing)."""
+    if any(broker.llen(queue) for queue in queues):
         return None
     held = set()
     for _tag, raw in broker.hscan_iter(UNACKED_KEY, count=100):
-        batch_id = _batch_of(raw, queue)
+        batch_id = _batch_of(raw, queues)
         if batch_id is not None:
             held.add(batch_id)
     return held
 
 
-def _batch_of(raw: bytes, queue: str) -> int | None:
-    """The batch id in one `unacked` entry (`[message, exchange, routing_key]`) for `queue`."""
+def _batch_of(raw: bytes, queues: Sequence[str]) -> int | None:
+    """The batch id in one `unacked` entry (`[message, exchange, routing_key]`) for `queues`."""
     try:
         message, _exchange, routing_key = json.loads(raw)
     except (ValueError, TypeError):
         return None
-    return batch_of(message) if routing_key == queue else None
+    return batch_of(message) if routing_key in queues else None
 
 
 def batch_of(message: Any) -> int | None:
@@ -77,13 +78,15 @@ def batch_of(message: Any) -> int | None:
 class LostBatchCheck:
     """One worker's check for lost batch messages; call `check()` periodically."""
 
-    def __init__(self, broker: redis.Redis, queue: str, send: Callable[[BatchWork], None]) -> None:
-        self.broker, self.queue, self.send = broker, queue, send
+    def __init__(
+        self, broker: redis.Redis, queues: Sequence[str], send: Callable[[BatchWork], None]
+    ) -> None:
+        self.broker, self.queues, self.send = broker, list(queues), send
         self._missing: dict[int, datetime] = {}  # seen missing by the last check
 
     def check(self) -> list[int]:
         """Send again the batches missing now and at the last check; their ids."""
-        held = held_batches(self.broker, self.queue)
+        held = held_batches(self.broker, self.queues)
         if held is None:
             self._missing = {}
             return []
@@ -121,10 +124,11 @@ class LostBatchStep(bootsteps.StartStopStep):  # type: ignore[misc]  # celery is
         if not url.startswith(("redis://", "rediss://")):
             log.info("lost-batch check: off, not needed (the broker is not Redis)")
             return
-        log.info("lost-batch check: every %d s while the queue is empty", interval)
+        log.info("lost-batch check: every %d s while the queues are empty", interval)
         broker = redis.Redis.from_url(url, socket_timeout=10, socket_connect_timeout=10)
         queue = app.conf.task_default_queue
-        checker = LostBatchCheck(broker, queue, batch_sender(app, patient=False))
+        queues = (queue, deep_queue(queue))
+        checker = LostBatchCheck(broker, queues, batch_sender(app, patient=False))
         self.tref = worker.timer.call_repeatedly(interval, _logged, (checker,), priority=10)
 
     def stop(self, worker: Any) -> None:

@@ -1,7 +1,8 @@
 """The `report` figure (matplotlib): a collection's difficulty at a glance, to share as a PNG.
 
 Top: the histogram of `difficulty_score` on Sudoku Explainer's scale, in SE's steps of 0.1,
-the label bands shaded behind it and the estimated part of the scale marked. Below: every
+the label bands shaded behind it and, when some rating is an estimate, where estimates start;
+the title says how many ratings are exact, pending and estimated, and what made them. Below: every
 difficulty label, in order, even when no puzzle has it (so two collections' figures compare
 at a glance), and the recursion depth of every result on a log count axis (so one tall bar at
 0 does not hide the rest). A panel with nothing to show says why instead of staying empty.
@@ -14,8 +15,9 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+from db.tiers import EXACT, FAST, RATING_STATES
 from solver import LABELS, STATUSES
-from solver.rating import BUCKETS, SCALE_BOTTOM, SCALE_TOP, SEARCH_FLOOR, TOP_BUCKET, search_floor
+from solver.rating import BUCKETS, SCALE_BOTTOM, SCALE_TOP, TOP_BUCKET, search_floor
 from worker.errors import MissingExtra, OutputError
 from worker.progress import counted
 
@@ -24,9 +26,11 @@ STEP = 0.1  # SE rates in tenths
 Distribution = Mapping[Any, int]
 
 
-def draw_report(collection: str, figures: Mapping[str, Distribution], out: Path) -> None:
+def draw_report(
+    collection: str, figures: Mapping[str, Distribution], out: Path, rated_with: str = ""
+) -> None:
     """The figure of one collection (see `figure`), saved as a PNG."""
-    fig = figure(collection, figures)
+    fig = figure(collection, figures, rated_with)
     try:
         fig.savefig(out, dpi=120, facecolor="white")
     except OSError as exc:  # the folder went away, the disk is full
@@ -35,18 +39,33 @@ def draw_report(collection: str, figures: Mapping[str, Distribution], out: Path)
         _pyplot().close(fig)
 
 
-def figure(collection: str, figures: Mapping[str, Distribution]) -> Any:
+def figure(collection: str, figures: Mapping[str, Distribution], rated_with: str = "") -> Any:
     """The matplotlib figure of one collection, from its distributions of `status`,
-    `difficulty`, `difficulty_score` and `recursion_depth` (value -> distinct puzzles)."""
+    `difficulty`, `difficulty_score`, `recursion_depth` and `rating_state` (value -> distinct
+    puzzles), and what made its ratings (`rated_with`, as the summaries word it)."""
     fig = _pyplot().figure(figsize=(12, 8), layout="constrained")
     grid = fig.add_gridspec(2, 2, height_ratios=(1.15, 1), width_ratios=(1, 1.3))
     statuses = figures["status"]
     unsolved = _unsolved(statuses)
-    _scores(fig.add_subplot(grid[0, :]), figures["difficulty_score"], unsolved)
+    states = figures.get("rating_state", {})
+    inexact = sum(n for state, n in states.items() if state != EXACT)
+    floor = search_floor(0 if f"{FAST} " in rated_with else 1) if inexact else None
+    _scores(fig.add_subplot(grid[0, :]), figures["difficulty_score"], unsolved, floor)
     _labels(fig.add_subplot(grid[1, 0]), figures["difficulty"], unsolved)
     _depths(fig.add_subplot(grid[1, 1]), figures["recursion_depth"])
-    fig.suptitle(f"{collection}: {_breakdown(statuses)}", fontsize=15, fontweight="bold")
+    title = f"{collection}: {_breakdown(statuses)}"
+    if ratings := _ratings(states, rated_with):
+        title += f"\n{ratings}"
+    fig.suptitle(title, fontsize=14, fontweight="bold")
     return fig
+
+
+def _ratings(states: Distribution, rated_with: str) -> str:
+    """`ratings: 290 exact (classic, solver 1.3.0: bulk 271, deep 19)`; "" when none."""
+    shown = [f"{states[state]:,} {state}" for state in RATING_STATES if states.get(state)]
+    if not shown:
+        return ""
+    return f"ratings: {', '.join(shown)}" + (f" ({rated_with})" if rated_with else "")
 
 
 def _pyplot() -> Any:
@@ -92,7 +111,8 @@ def _band(score: float) -> str:
     return next((name for limit, name in BUCKETS if score < limit), TOP_BUCKET)
 
 
-def _scores(ax: Any, scores: Distribution, unsolved: str | None) -> None:
+def _scores(ax: Any, scores: Distribution, unsolved: str | None, floor: float | None) -> None:
+    """The histogram of scores, with where estimates start (`floor`) when some are."""
     ax.set_title("Difficulty score (Sudoku Explainer scale, steps of 0.1)", loc="left")
     if unsolved:
         _note(ax, unsolved)
@@ -110,16 +130,16 @@ def _scores(ax: Any, scores: Distribution, unsolved: str | None) -> None:
         ax.axvspan(bottom - STEP / 2, limit - STEP / 2, color=COLOURS[name], alpha=0.13, lw=0)
         middle = (max(bottom, SCALE_BOTTOM) + min(limit, SCALE_TOP)) / 2
         ax.text(middle, 0.97, name, transform=ax.get_xaxis_transform(), ha="center", va="top")
-    floor = search_floor(0)  # SE's chains tried (SUDOKU_CHAIN_BUDGET): from SEARCH_FLOOR
-    ax.axvline(floor - STEP / 2, color="#555555", ls="--", lw=1)
-    ax.text(
-        floor,
-        0.88,
-        f"estimated from {floor} ({SEARCH_FLOOR} with SE's chains): forcing chains or search",
-        transform=ax.get_xaxis_transform(),
-        va="top",
-        color="#555555",
-    )
+    if floor is not None:  # some ratings are estimates (the title says how many)
+        ax.axvline(floor - STEP / 2, color="#555555", ls="--", lw=1)
+        ax.text(
+            floor,
+            0.88,
+            f"estimates start at {floor}",
+            transform=ax.get_xaxis_transform(),
+            va="top",
+            color="#555555",
+        )
     xs = sorted(bins)
     ax.bar(xs, [bins[x] for x in xs], width=STEP * 0.9, color=[COLOURS[_band(x)] for x in xs])
     ax.set_xlim(low, SCALE_TOP + STEP)

@@ -2,11 +2,17 @@
 
 No servers: the main process reads the file, imports it, hands each batch to the pool as
 soon as the transaction that created it has committed, and stores the rows the pool sends
-back (`record_batch`, as a Celery worker does). It is the only writer: SQLite takes one writer
+back (`record_work`, as a Celery worker does). It is the only writer: SQLite takes one writer
 at a time, and three writers on two cores keep preempting whichever holds the lock. The pool
-processes only solve (`solve_batch`), at a lower priority than the process that feeds them
+processes only solve (`solve_work`), at a lower priority than the process that feeds them
 and stores their work. Killed or interrupted, a re-run resumes from the database: finished
 batches are never solved again.
+
+Work is split by cost, not by count: while the pool has idle processes, a batch is cut into
+one part for each (every part-th puzzle, so that hard ones spread out), and stored once all its
+parts are back; a small collection of hard puzzles keeps every core busy. The puzzles the bulk
+path leaves pending come back as deep batches of one puzzle each (`deep`), for the second
+phase (`run_deep`), the hardest-looking first.
 """
 
 from __future__ import annotations
@@ -16,12 +22,15 @@ from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
 from contextlib import contextmanager
+from dataclasses import dataclass, field, replace
 
 from sqlalchemy.orm import Session, sessionmaker
 
 import solver
 from db.imports import BatchWork
-from db.results import failure_reason, record_batch, record_batch_failure
+from db.ratings import record_work, settle_failed
+from db.results import failure_reason, record_batch_failure
+from db.tiers import DEFAULT_PLAN, IMPORT, RatingPlan
 from worker.batch import Solved, solve_work
 
 OnSolved = Callable[[int], None]
@@ -42,6 +51,23 @@ def _start_pool_process(backend: str) -> None:
     solver.use_backend(backend)
 
 
+def split(work: BatchWork, parts: int) -> list[BatchWork]:
+    """The batch cut into `parts` (at most one a puzzle): every part-th puzzle each."""
+    parts = max(1, min(parts, len(work.puzzles)))
+    return [replace(work, puzzles=work.puzzles[k::parts]) for k in range(parts)]
+
+
+@dataclass
+class _Batch:
+    """A batch whose parts are in the pool: what came back so far."""
+
+    work: BatchWork
+    parts: int
+    back: int = 0  # parts back, solved or failed
+    solved: list[Solved] = field(default_factory=list)
+    error: BaseException | None = None
+
+
 class LocalPool:
     """A process pool fed one batch at a time, with a bounded number of batches in flight."""
 
@@ -52,35 +78,34 @@ class LocalPool:
         node_budget: int | None = None,
         on_solved: OnSolved | None = None,
         on_dispatched: OnSolved | None = None,
-        profile: str = solver.DEFAULT_PROFILE,
-        chain_budget: int = 0,
+        plan: RatingPlan = DEFAULT_PLAN,
     ) -> None:
         self.sessions = sessions
         self.workers = workers
         self.node_budget = node_budget
-        self.profile = profile
-        self.chain_budget = chain_budget
+        self.plan = plan
         self.on_solved = on_solved or (lambda _n: None)
         self.on_dispatched = on_dispatched or (lambda _total: None)  # puzzles handed out so far
         self.dispatched = 0
+        self.deep: list[BatchWork] = []  # deep batches stored batches asked for, not yet run
         self._pool = ProcessPoolExecutor(
             workers, initializer=_start_pool_process, initargs=(solver.backend(),)
         )
-        self._inflight: dict[Future[Solved], BatchWork] = {}
+        self._inflight: dict[Future[Solved], _Batch] = {}
 
     def dispatch(self, work: BatchWork) -> None:
-        """Queue one batch; first stores what is finished, and waits while the pool is full."""
+        """Queue one batch (in parts while processes idle); first stores what is finished, and
+        waits while the pool is full."""
         self._store({future for future in self._inflight if future.done()})
         while len(self._inflight) >= IN_FLIGHT_PER_WORKER * self.workers:
             self._store(wait(self._inflight, return_when=FIRST_COMPLETED).done)
-        future = self._pool.submit(
-            solve_work,
-            work,
-            node_budget=self.node_budget,
-            profile=self.profile,
-            chain_budget=self.chain_budget,
-        )
-        self._inflight[future] = work
+        parts = split(work, self.workers - len(self._inflight))
+        batch = _Batch(work, len(parts))
+        for part in parts:
+            future = self._pool.submit(
+                solve_work, part, node_budget=self.node_budget, plan=self.plan
+            )
+            self._inflight[future] = batch
         self.dispatched += len(work.puzzles)
 
     def dispatch_all(self, works: Iterable[BatchWork]) -> None:
@@ -98,25 +123,59 @@ class LocalPool:
         self._pool.shutdown(wait=not cancel, cancel_futures=cancel)
 
     def _store(self, finished: set[Future[Solved]]) -> None:
-        """Store finished batches in one transaction (each batch's write is idempotent); a
-        batch whose solving raised is marked failed. An error that is not the batch's fault
-        stops the run once the others are stored."""
+        """Store the batches whose last part is back, in one transaction (each batch's write is
+        idempotent); a batch whose solving raised is marked failed. An error that is not the
+        batch's fault stops the run once the others are stored."""
         if not finished:
             return
-        done = [(future, self._inflight.pop(future)) for future in finished]
-        stop = [f.exception() for f, _ in done if isinstance(f.exception(), NOT_THE_BATCH)]
+        complete: list[_Batch] = []
+        for future in finished:
+            batch = self._inflight.pop(future)
+            error = future.exception()
+            if error is None:
+                batch.solved.append(future.result())
+            elif batch.error is None:
+                batch.error = error
+            batch.back += 1
+            if batch.back == batch.parts:
+                complete.append(batch)
+        if not complete:
+            return
+        stop = [b.error for b in complete if isinstance(b.error, NOT_THE_BATCH)]
         with self.sessions() as session:
-            for future, work in done:
-                error = future.exception()
-                if error is None:
-                    record_batch(session, work.batch_id, *future.result())
-                elif not isinstance(error, NOT_THE_BATCH):
-                    record_batch_failure(session, work.batch_id, failure_reason(error))
+            for batch in complete:
+                self._record(session, batch)
             session.commit()
         if stop:
-            raise stop[0]  # type: ignore[misc]
-        for _, work in done:
-            self.on_solved(len(work.puzzles))
+            raise stop[0]
+        for batch in complete:
+            if batch.error is None:
+                self.on_solved(len(batch.work.puzzles))
+
+    def _record(self, session: Session, batch: _Batch) -> None:
+        work, error = batch.work, batch.error
+        if error is None:
+            rows = [row for solved in batch.solved for row in solved.rows]
+            paths = [path for solved in batch.solved for path in solved.paths]
+            self.deep += record_work(session, work, rows, paths)
+        elif isinstance(error, NOT_THE_BATCH):
+            return
+        elif work.kind == IMPORT:
+            record_batch_failure(session, work.batch_id, failure_reason(error))
+        else:
+            settle_failed(session, work, failure_reason(error))
+
+    def run_deep(self, on_solved: OnSolved, more: Iterable[BatchWork] = ()) -> int:
+        """The second phase: rate the deep batches stored batches asked for, and `more` (an
+        earlier run's, left unfinished), each puzzle alone within the deep budget, until none
+        is left; `on_solved` counts them. Returns how many there were."""
+        todo = {work.batch_id: work for work in [*more, *self.deep]}
+        self.deep = []
+        self.on_solved = on_solved
+        for work in todo.values():
+            self.dispatch(work)
+        self.drain()
+        return len(todo)
 
 
 @contextmanager
@@ -126,14 +185,11 @@ def local_pool(
     node_budget: int | None = None,
     on_solved: OnSolved | None = None,
     on_dispatched: OnSolved | None = None,
-    profile: str = solver.DEFAULT_PROFILE,
-    chain_budget: int = 0,
+    plan: RatingPlan = DEFAULT_PLAN,
 ) -> Iterator[LocalPool]:
     """A LocalPool; on leaving, every batch dispatched is stored (or, on an error or an
     interrupt, the batches not finished are cancelled and stay pending for a re-run)."""
-    pool = LocalPool(
-        sessions, workers, node_budget, on_solved, on_dispatched, profile, chain_budget
-    )
+    pool = LocalPool(sessions, workers, node_budget, on_solved, on_dispatched, plan)
     try:
         yield pool
         pool.drain()

@@ -14,13 +14,15 @@ import logging
 import os
 from dataclasses import dataclass
 
+from db.tiers import DEFAULT_PLAN, RATING_MODES, RatingPlan
 from db.urls import database_url_problem, mask_url
-from solver import DEFAULT_NODE_BUDGET, DEFAULT_PROFILE, MAX_CHAIN_BUDGET, PROFILES
+from solver import DEFAULT_NODE_BUDGET, DEFAULT_PROFILE, PROFILES, work
 from worker.errors import SettingsError
 
 DEFAULT_DATABASE_URL = "sqlite:///sudoku.db"
 DEFAULT_BROKER_URL = "redis://127.0.0.1:6379/0"
 DEFAULT_QUEUE = "sudoku"
+DEEP_QUEUE_SUFFIX = ".deep"  # the deep tier's queue: SUDOKU_QUEUE and this
 DEFAULT_BATCH_SIZE = 1_000  # ~50 ms of compiled solving: a message or a commit is small beside it
 MAX_BATCH_SIZE = 10_000  # a message of 10,000 puzzles is about 1 MB
 # Pushed puzzles (task sudoku.solve) are stored in groups of up to this many puzzles, a group
@@ -42,8 +44,11 @@ VARIABLES = (
     "SUDOKU_GROUP_WAIT_MS",
     "SUDOKU_RESULT_BACKEND",
     "SUDOKU_NODE_BUDGET",
+    "SUDOKU_RATING",
     "SUDOKU_RATING_PROFILE",
-    "SUDOKU_CHAIN_BUDGET",
+    "SUDOKU_WORK_BUDGET",
+    "SUDOKU_BATCH_WORK_BUDGET",
+    "SUDOKU_DEEP_WORK_BUDGET",
     "SUDOKU_SOLVER_BACKEND",
     "SUDOKU_WORKER_CONCURRENCY",
     "SUDOKU_TASK_SOFT_TIME_LIMIT",
@@ -56,10 +61,26 @@ VARIABLES = (
 )
 
 
+# Variables of earlier releases that no longer do anything, and what took their place: set, they
+# are refused rather than silently ignored.
+RETIRED = {
+    "SUDOKU_CHAIN_BUDGET": "ratings are exact by default now: SE's chains are tried within a "
+    "work budget (SUDOKU_WORK_BUDGET, SUDOKU_DEEP_WORK_BUDGET), and SUDOKU_RATING=fast turns "
+    "them off; unset it",
+}
+
+
 def _raw(name: str) -> str | None:
     """The variable's value, None when it is unset or blank (then the default applies)."""
     value = os.environ.get(name, "").strip()
     return value or None
+
+
+def check_retired() -> None:
+    """SettingsError when a variable of an earlier release that does nothing now is set."""
+    for name, instead in RETIRED.items():
+        if _raw(name) is not None:
+            raise SettingsError(f"{name} is no longer read: {instead}")
 
 
 def _integer(name: str, default: int, minimum: int, maximum: int | None = None) -> int:
@@ -107,6 +128,11 @@ def queue() -> str:
     return _raw("SUDOKU_QUEUE") or DEFAULT_QUEUE
 
 
+def deep_queue(bulk_queue: str | None = None) -> str:
+    """The deep tier's queue: the bulk queue's name (SUDOKU_QUEUE) and ``.deep``."""
+    return (bulk_queue or queue()) + DEEP_QUEUE_SUFFIX
+
+
 def batch_size() -> int:
     """SUDOKU_BATCH_SIZE: puzzles per batch (one task each)."""
     return _integer("SUDOKU_BATCH_SIZE", DEFAULT_BATCH_SIZE, 1, MAX_BATCH_SIZE)
@@ -139,11 +165,38 @@ def rating_profile() -> str:
     return name
 
 
-def chain_budget() -> int:
-    """SUDOKU_CHAIN_BUDGET: steps of Sudoku Explainer's cycles and forcing chains a puzzle's
-    rating may take (0, the default: never; a puzzle that needs more keeps an estimate,
-    rating_exact false)."""
-    return _integer("SUDOKU_CHAIN_BUDGET", 0, 0, MAX_CHAIN_BUDGET)
+def rating_mode() -> str:
+    """SUDOKU_RATING: exact (Sudoku Explainer's own ratings, SE's chains tried within the work
+    budgets) or fast (SE's chains never tried: ratings past 6.2 are estimates)."""
+    check_retired()
+    raw = _raw("SUDOKU_RATING")
+    name = (raw or RATING_MODES[0]).lower()
+    if name not in RATING_MODES:
+        raise SettingsError(f"SUDOKU_RATING={raw!r}: expected one of {', '.join(RATING_MODES)}")
+    return name
+
+
+def _budget(name: str, default: int) -> int:
+    return _integer(name, default, 1, work.MAX_BUDGET)
+
+
+def deep_work_budget() -> int:
+    """SUDOKU_DEEP_WORK_BUDGET: units of work (solver.work) SE's chains may do on a puzzle rated
+    alone: in the deep tier, by `solve` and `explain`."""
+    return _budget("SUDOKU_DEEP_WORK_BUDGET", work.DEEP)
+
+
+def rating_plan() -> RatingPlan:
+    """How puzzles are rated: SUDOKU_RATING_PROFILE, SUDOKU_RATING and the work budgets
+    (SUDOKU_WORK_BUDGET a puzzle and SUDOKU_BATCH_WORK_BUDGET a batch on the bulk path,
+    SUDOKU_DEEP_WORK_BUDGET a puzzle in the deep tier; units of solver.work)."""
+    return RatingPlan(
+        profile=rating_profile(),
+        exact=rating_mode() == "exact",
+        bulk=_budget("SUDOKU_WORK_BUDGET", work.BULK),
+        batch=_budget("SUDOKU_BATCH_WORK_BUDGET", work.BATCH),
+        deep=deep_work_budget(),
+    )
 
 
 def solver_backend() -> str:
@@ -182,8 +235,7 @@ class Settings:
     group_wait: float = DEFAULT_GROUP_WAIT_MS / 1000  # seconds
     result_backend: str | None = None
     node_budget: int = DEFAULT_NODE_BUDGET
-    rating_profile: str = DEFAULT_PROFILE
-    chain_budget: int = 0  # 0: SE's chains never tried (estimates past aligned pair exclusion)
+    rating: RatingPlan = DEFAULT_PLAN  # the profile, exact or fast, the work budgets
     worker_concurrency: int = 0  # 0: one process per core
     task_soft_time_limit: int = 240
     task_time_limit: int = 300
@@ -217,8 +269,7 @@ class Settings:
             group_wait=_integer("SUDOKU_GROUP_WAIT_MS", DEFAULT_GROUP_WAIT_MS, 0, 60_000) / 1000,
             result_backend=result_backend(),
             node_budget=node_budget(),
-            rating_profile=rating_profile(),
-            chain_budget=chain_budget(),
+            rating=rating_plan(),
             worker_concurrency=_integer("SUDOKU_WORKER_CONCURRENCY", cls.worker_concurrency, 0),
             task_soft_time_limit=_integer(
                 "SUDOKU_TASK_SOFT_TIME_LIMIT", cls.task_soft_time_limit, 1

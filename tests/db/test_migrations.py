@@ -14,6 +14,7 @@ from db import migrate
 from db.engine import ensure_schema, make_engine
 from db.errors import SchemaNotReady
 from db.models import BATCH_STATUSES, Base
+from db.tiers import BATCH_KINDS, RATING_STATES, RATING_TIERS
 from db.urls import normalize_url
 from db.views import VIEW_NAME
 from solver import STATUSES, canonical
@@ -27,6 +28,7 @@ TABLES = {
     "results",
     "submissions",
     "solving_paths",
+    "batch_puzzles",
 }
 
 
@@ -76,17 +78,28 @@ def test_models_and_migrated_schema_do_not_drift(database_url: str) -> None:
         assert stored == modelled
 
 
-@pytest.mark.parametrize(("table", "allowed"), [("results", STATUSES), ("batches", BATCH_STATUSES)])
-def test_the_migrated_status_checks_allow_exactly_the_statuses_the_code_uses(
-    database_url: str, table: str, allowed: tuple[str, ...]
+@pytest.mark.parametrize(
+    ("table", "column", "allowed"),
+    [
+        ("results", "status", STATUSES),
+        ("results", "rating_state", RATING_STATES),
+        ("results", "rating_tier", RATING_TIERS),
+        ("batches", "status", BATCH_STATUSES),
+        ("batches", "kind", BATCH_KINDS),
+    ],
+)
+def test_the_migrated_checks_allow_exactly_the_values_the_code_uses(
+    database_url: str, table: str, column: str, allowed: tuple[str, ...]
 ) -> None:
-    """The revision's CHECK constraints (a snapshot in time) still name the statuses that
-    solver.STATUSES and db.models.BATCH_STATUSES define."""
+    """The revisions' CHECK constraints (snapshots in time) still name the values that
+    solver.STATUSES and db.models' BATCH_STATUSES, BATCH_KINDS, RATING_STATES and RATING_TIERS
+    define."""
     migrate.upgrade(database_url)
     engine = make_engine(database_url)
     with engine.connect() as connection:
-        (check,) = inspect(connection).get_check_constraints(table)
+        checks = inspect(connection).get_check_constraints(table)
     engine.dispose()
+    (check,) = [c for c in checks if c["name"] == f"ck_{table}_{column}"]
     assert re.findall(r"'(\w+)'", check["sqltext"]) == list(allowed)
 
 
@@ -168,7 +181,7 @@ def test_results_stored_before_profiles_say_how_they_were_rated(database_url: st
                 ),
                 {"id": pid, "status": status, "logic": logic, "hardest": hardest},
             )
-    migrate.upgrade(database_url)
+    migrate.upgrade(database_url, "0005")
     with engine.connect() as connection:
         rows = connection.execute(
             text("SELECT puzzle_id, rating_exact, rating_profile FROM results ORDER BY 1")
@@ -203,3 +216,44 @@ def test_puzzles_stored_before_identity_get_their_canonical_form(database_url: s
         columns = {c["name"] for c in inspect(connection).get_columns("puzzles")}
     engine.dispose()
     assert "canonical" not in columns
+
+
+def test_results_stored_before_tiers_keep_their_state_and_downgrade_gives_it_back(
+    database_url: str,
+) -> None:
+    """Revision 0006 turns rating_exact into rating_state (exact, or estimated), leaves the tier
+    unknown (NULL) for old results, and a downgrade turns the state back into rating_exact."""
+    migrate.upgrade(database_url, "0005")
+    engine = make_engine(database_url)
+    with engine.begin() as connection:
+        for pid, exact in ((1, True), (2, False), (3, None)):
+            connection.execute(
+                text("INSERT INTO puzzles (id, givens, givens_count) VALUES (:id, :g, 1)"),
+                {"id": pid, "g": str(pid).ljust(81, ".")},
+            )
+            connection.execute(
+                text(
+                    "INSERT INTO results (puzzle_id, status, rating_exact, rating_profile, "
+                    "solver_version, solved_at) VALUES (:id, 'solved', :exact, 'classic', "
+                    "'1.2.0', CURRENT_TIMESTAMP)"
+                ),
+                {"id": pid, "exact": exact},
+            )
+    migrate.upgrade(database_url)
+    with engine.connect() as connection:
+        states = connection.execute(
+            text("SELECT puzzle_id, rating_state, rating_tier FROM results ORDER BY 1")
+        ).all()
+        kinds = inspect(connection).get_columns("batches")
+    assert [tuple(row) for row in states] == [
+        (1, "exact", None),
+        (2, "estimated", None),
+        (3, None, None),
+    ]
+    assert "kind" in {column["name"] for column in kinds}
+    migrate.downgrade(database_url, "0005")
+    with engine.connect() as connection:
+        exact = connection.execute(text("SELECT puzzle_id, rating_exact FROM results ORDER BY 1"))
+        back = [tuple(row) for row in exact]
+    engine.dispose()
+    assert back == [(1, True), (2, False), (3, None)]

@@ -7,6 +7,7 @@ import json
 import pytest
 
 import solver
+from db.tiers import DEFAULT_PLAN, IMPORT
 from worker.batch import solve_batch, technique_json
 
 EASY = "..3.2.6..9..3.5..1..18.64....81.29..7.......8..67.82....26.95..8..2.3..9..5.1.3.."
@@ -15,11 +16,21 @@ EMPTY = "." * 81
 
 
 def test_every_puzzle_of_a_batch_gets_one_row_matching_the_solver() -> None:
-    """Rows come back in order, keyed by puzzle id, with the solver's status and metrics."""
+    """Rows come back in order, keyed by puzzle id, with the solver's status and metrics
+    within the bulk path's budgets, and the rating's state and tier: the hardest puzzle is
+    left pending for the deep tier."""
     rows = solve_batch(1, [(10, EASY), (11, HARD), (12, EMPTY)])
     assert [row.puzzle_id for row in rows] == [10, 11, 12]
-    for row, givens in zip(rows, (EASY, HARD, EMPTY), strict=True):
-        expected = solver.solve(givens)
+    work_budget, batch_budget = DEFAULT_PLAN.budgets(IMPORT)
+    answers = solver.solve_many(
+        [EASY, HARD, EMPTY], work_budget=work_budget, batch_budget=batch_budget
+    )
+    assert [(row.rating_state, row.rating_tier) for row in rows] == [
+        ("exact", "bulk"),
+        ("pending", "bulk"),
+        (None, "bulk"),
+    ]
+    for row, expected in zip(rows, answers, strict=True):
         assert row.status == expected.status
         assert row.solution == expected.solution
         assert row.difficulty == expected.difficulty

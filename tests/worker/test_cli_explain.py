@@ -12,8 +12,8 @@ import solver
 from tests.worker.conftest import puzzle_lines
 from worker.cli import main
 
-# The sample's first puzzles: singles only; pointing (2.6); one of SE's cycles (7.2) with a
-# chain budget; one the ladder leaves to search without SE's chains.
+# The sample's first puzzles: singles only; pointing (2.6); one of SE's cycles (7.2); one the
+# ladder leaves to search without SE's chains (--fast).
 SINGLES, POINTING, CYCLE, NEEDS_SEARCH = (puzzle_lines(15)[k] for k in (0, 3, 14, 8))
 # SE's hints: the value, the technique, then `rNcM=D` placed and `rNcM<>D` removed.
 HINT = re.compile(r"\d+\.\d, [a-z_0-9]+( \(estimated\))?: r\dc\d(=|<>)\d(, r\dc\d(=|<>)\d)*")
@@ -38,8 +38,8 @@ def test_each_step_is_one_line_in_se_hints_format_then_the_rating() -> None:
 
 
 def test_a_step_rated_by_estimate_says_so() -> None:
-    """Without a chain budget, the steps of our forcing chain are marked (estimated)."""
-    code, out, _ = run(CYCLE)
+    """With --fast (SE's chains off), the steps of our forcing chain are marked (estimated)."""
+    code, out, _ = run(CYCLE, "--fast")
     assert code == 0
     marked = [line for line in out.splitlines() if "(estimated)" in line]
     assert marked
@@ -60,14 +60,16 @@ def test_a_hint_shows_the_cells_placed_and_removed() -> None:
 
 
 def test_json_holds_the_rating_and_the_steps_of_solving_path() -> None:
-    """--json parses; its steps are solver.solving_path's and its rating solve's."""
-    code, out, _ = run(CYCLE, "--json", "--chain-budget", "5")
+    """--json parses; its steps are solver.solving_path's and its rating solve's, with the
+    default work budget (SE's chains on: exact)."""
+    code, out, _ = run(CYCLE, "--json")
     assert code == 0
     data = json.loads(out)
-    path = solver.solving_path(CYCLE, chain_budget=5)
-    result = solver.solve(CYCLE, chain_budget=5)
+    path = solver.solving_path(CYCLE)
+    result = solver.solve(CYCLE)
     assert data["steps"] == [step.to_dict() for step in path.steps]
-    assert (data["puzzle"], data["profile"], data["chain_budget"]) == (CYCLE, "classic", 5)
+    expected = (CYCLE, "classic", solver.work.DEEP, False)
+    assert (data["puzzle"], data["profile"], data["work_budget"], data["over_budget"]) == expected
     assert (data["difficulty_score"], data["ep"], data["ed"]) == (7.2, result.ep, result.ed)
     assert (data["status"], data["solution"], data["rating_exact"]) == (
         "solved",
@@ -87,15 +89,27 @@ def test_the_profile_option_picks_the_ladder() -> None:
 
 
 def test_a_stalled_path_says_which_cells_are_left_and_gives_the_solution() -> None:
-    """Without SE's chains the ladder stalls: a line lists the empty cells left, then the
-    solution found by search, then the estimated rating."""
-    code, out, _ = run(NEEDS_SEARCH)
+    """Without SE's chains (--fast) the ladder stalls: a line lists the empty cells left, then
+    the solution found by search, then the estimated rating, saying why."""
+    code, out, _ = run(NEEDS_SEARCH, "--fast")
     assert code == 0
     lines = out.splitlines()
-    stalled = solver.solving_path(NEEDS_SEARCH).stalled
+    stalled = solver.solving_path(NEEDS_SEARCH, work_budget=0).stalled
     assert lines[-3].startswith(f"stalled: the ladder leaves {len(stalled)} empty cells: r1c1, ")
     assert lines[-2] == f"solution (by search): {solver.solve(NEEDS_SEARCH).solution}"
-    assert lines[-1].endswith("(estimated beyond the exact ladder)")
+    assert lines[-1].endswith("(estimated: SE's chains were not tried (--fast))")
+
+
+def test_a_path_whose_work_budget_runs_out_says_so_and_what_the_rating_is() -> None:
+    """A work budget too small for the puzzle's chains: the path says the budget ran out, and
+    the rating line that it is an estimate a larger --work-budget may make exact."""
+    code, out, _ = run(CYCLE, "--work-budget", "5")
+    assert code == 0
+    lines = out.splitlines()
+    assert "spent their work budget" in lines[-2]
+    assert "spent their work budget (5 units)" in lines[-1]
+    exact = run(CYCLE)[1].splitlines()[-1]
+    assert exact.endswith("(SE values of the path)")
 
 
 def test_a_dash_reads_the_puzzle_from_stdin() -> None:

@@ -99,8 +99,12 @@ def test_status_lists_each_collection_with_its_figures(
     assert "no collection named 'nope'" in missing.output
 
 
-def test_query_filters_by_difficulty_and_search(env: dict[str, str], puzzle_file: Path) -> None:
-    """query returns only rows matching every filter, ordered as asked."""
+def test_query_filters_by_difficulty_and_search(
+    env: dict[str, str], puzzle_file: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """query returns only rows matching every filter, ordered as asked (rated fast: without
+    SE's chains the sample's hardest puzzles need search)."""
+    monkeypatch.setenv("SUDOKU_RATING", "fast")
     invoke("run", str(puzzle_file))
     result = invoke(
         "query", "--needs-search", "--order-by", "guesses", "--format", "json", "--limit", "500"

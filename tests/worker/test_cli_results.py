@@ -19,14 +19,15 @@ import pytest
 from click.testing import CliRunner, Result
 
 from db.views import puzzle_results
-from solver import LABELS, STATUSES
+from db.tiers import RATING_STATES
+from solver import LABELS, SOLVER_VERSION, STATUSES
 from tests.worker.conftest import ROOT, puzzle_lines
 from worker.cli import main
 from worker.cli.exits import EXIT_FAILED, EXIT_USAGE
 from worker.cli.results import TABLE_COLUMNS
 from worker.tables import cell
 
-README_QUERY = ["query", "--needs-search", "--order-by", "guesses", "--limit", "5"]
+README_QUERY = ["query", "--limit", "5"]
 ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
 
 
@@ -204,7 +205,7 @@ def test_export_writes_the_rejected_lines_in_line_order_by_default(
 def test_csv_writes_booleans_as_true_and_false(env: dict[str, str], solved: str) -> None:
     """CSV booleans are lowercase, as JSON and SQL write them."""
     rows = list(csv.DictReader(io.StringIO(invoke("export", solved).output)))
-    for column in ("is_duplicate", "solved_by_elimination", "rejected"):
+    for column in ("is_duplicate", "is_minimal", "rejected"):
         assert {r[column] for r in rows} - {""} == {"true", "false"}, column
 
 
@@ -212,16 +213,19 @@ def test_status_and_the_summary_break_the_results_down_by_status(
     env: dict[str, str], multiple_file: Path
 ) -> None:
     """15 puzzles, 10 with several solutions: solved 5 and multiple 10, never 'solved 15';
-    the difficulty counts add up to the solved ones; status and the summary agree."""
+    the difficulty counts and the rating states add up to the solved ones, and what made the
+    ratings is named; status and the summary agree."""
     summary = invoke("run", str(multiple_file)).stdout
     status = invoke("status").stdout
     by_status = dict(zip(STATUSES, (0, 10, 0, 0, 0), strict=True)) | {"solved": 5}
     for output in (summary, status):
-        counts, statuses, labels = table_body(output, "mixed")
+        counts, statuses, labels, ratings = table_body(output, "mixed")
         assert counts[5] == "15"  # done: every result, whatever its status
         assert statuses[1:] == [str(by_status[s]) for s in STATUSES]
         assert sum(int(n) for n in labels[1:]) == 5
         assert len(labels) == 1 + len(LABELS)
+        assert sum(int(n) for n in ratings[1 : 1 + len(RATING_STATES)]) == 5
+        assert ratings[-1].startswith(f"classic, solver {SOLVER_VERSION}: bulk 15")
     assert summary.split("\n", 1)[1] == status.split("\n", 1)[1]  # below the titles
 
 

@@ -25,8 +25,11 @@ BAD = {
     "SUDOKU_GROUP_WAIT_MS": "-1",
     "SUDOKU_RESULT_BACKEND": "notaurl",
     "SUDOKU_NODE_BUDGET": "abc",
+    "SUDOKU_RATING": "quick",
     "SUDOKU_RATING_PROFILE": "hodoku",
-    "SUDOKU_CHAIN_BUDGET": "-1",
+    "SUDOKU_WORK_BUDGET": "abc",
+    "SUDOKU_BATCH_WORK_BUDGET": "0",
+    "SUDOKU_DEEP_WORK_BUDGET": "-1",
     "SUDOKU_SOLVER_BACKEND": "cython",
     "SUDOKU_WORKER_CONCURRENCY": "abc",
     "SUDOKU_TASK_SOFT_TIME_LIMIT": "abc",
@@ -46,7 +49,8 @@ COMMANDS: list[tuple[list[str], set[str]]] = [
             "SUDOKU_SOLVER_BACKEND",
             "SUDOKU_NODE_BUDGET",
             "SUDOKU_RATING_PROFILE",
-            "SUDOKU_CHAIN_BUDGET",
+            "SUDOKU_RATING",
+            "SUDOKU_DEEP_WORK_BUDGET",
         },
     ),
     (
@@ -56,7 +60,10 @@ COMMANDS: list[tuple[list[str], set[str]]] = [
             "SUDOKU_BATCH_SIZE",
             "SUDOKU_NODE_BUDGET",
             "SUDOKU_RATING_PROFILE",
-            "SUDOKU_CHAIN_BUDGET",
+            "SUDOKU_RATING",
+            "SUDOKU_WORK_BUDGET",
+            "SUDOKU_BATCH_WORK_BUDGET",
+            "SUDOKU_DEEP_WORK_BUDGET",
             "SUDOKU_SOLVER_BACKEND",
         },
     ),
@@ -127,8 +134,9 @@ def test_a_batch_size_over_the_limit_is_blamed_on_the_variable_not_the_option(
 
 
 def test_solve_takes_its_node_budget_from_the_setting(env: dict[str, str]) -> None:
-    """Without --node-budget, `solve` stops where SUDOKU_NODE_BUDGET says."""
-    result = invoke(["solve", HARD], Path(), SUDOKU_NODE_BUDGET="3")
+    """Without --node-budget, `solve` stops where SUDOKU_NODE_BUDGET says (SE's chains off, so
+    that the puzzle needs search)."""
+    result = invoke(["solve", HARD, "--fast"], Path(), SUDOKU_NODE_BUDGET="3")
     assert result.exit_code == 1
     assert "gave_up: node budget exhausted after 3 nodes" in result.stderr
 

@@ -139,23 +139,38 @@ def test_an_unknown_profile_is_a_usage_error_naming_the_choices() -> None:
     assert "sukaku" in err
 
 
-def test_the_chain_budget_lets_ses_forcing_chains_rate_a_puzzle_exactly() -> None:
-    """A puzzle classic SE rates by a forcing XY-chain: an estimate by default (SE's chains
-    are not tried), SE's 7.2 flagged exact with --chain-budget (or SUDOKU_CHAIN_BUDGET)."""
+def test_a_puzzle_rated_by_ses_chains_is_exact_by_default_and_estimated_with_fast() -> None:
+    """A puzzle classic SE rates by a forcing XY-chain: SE's 7.2, flagged exact, with no option
+    or setting; --fast (or SUDOKU_RATING=fast) skips SE's chains and says it is an estimate."""
     from tests.solver.test_cycles import SE_STEPS
 
     puzzle = SE_STEPS[4][0]
-    ratings = json_by(puzzle, "--chain-budget", ("0", "1000"))
-    assert ratings["0"]["rating_exact"] is False
-    assert ratings["1000"]["rating_exact"] is True
-    assert ratings["1000"]["difficulty_score"] == 7.2
-    result = CliRunner().invoke(
-        main, ["solve", puzzle, "--json"], env={"SUDOKU_CHAIN_BUDGET": "1000"}
-    )
-    assert json.loads(result.stdout)["rating_exact"] is True
+    code, out, _ = run(puzzle, "--json")
+    assert code == 0
+    exact = json.loads(out)
+    assert (exact["rating_exact"], exact["difficulty_score"]) == (True, 7.2)
+    code, out, _ = run(puzzle, "--json", "--fast")
+    assert json.loads(out)["rating_exact"] is False
+    fast = CliRunner().invoke(main, ["solve", puzzle], env={"SUDOKU_RATING": "fast"})
+    assert "estimated: SE's chains were not tried (--fast)" in fast.stdout
 
 
-def test_a_negative_chain_budget_is_a_usage_error() -> None:
-    code, _, err = run(EASY, "--chain-budget", "-1")
+def test_a_work_budget_too_small_says_the_rating_is_an_estimate_a_larger_one_may_fix() -> None:
+    """With --work-budget smaller than the puzzle's rating needs, the rating is an estimate and
+    the output says that the budget ran out; SUDOKU_DEEP_WORK_BUDGET sets it too."""
+    from tests.solver.test_cycles import SE_STEPS
+
+    puzzle = SE_STEPS[4][0]
+    code, out, _ = run(puzzle, "--work-budget", "1")
+    assert code == 0
+    assert "spent their work budget (1 units)" in out
+    env = {"SUDOKU_DEEP_WORK_BUDGET": "1"}
+    result = CliRunner().invoke(main, ["solve", puzzle, "--json"], env=env)
+    answer = json.loads(result.stdout)
+    assert (answer["rating_exact"], answer["over_budget"]) == (False, True)
+
+
+def test_a_negative_work_budget_is_a_usage_error() -> None:
+    code, _, err = run(EASY, "--work-budget", "-1")
     assert code == 2
-    assert "--chain-budget" in err
+    assert "--work-budget" in err

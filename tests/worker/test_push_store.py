@@ -11,6 +11,7 @@ import sqlalchemy.exc
 from sqlalchemy import func, select
 
 import solver
+from db.imports import BatchWork
 from db.migrate import upgrade
 from db.models import Result, Submission
 from db.submissions import REJECTED, Pushed
@@ -29,6 +30,14 @@ def database_url(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[st
     database.reset_engine()
     yield url
     database.reset_engine()
+
+
+@pytest.fixture(autouse=True)
+def sent(monkeypatch: pytest.MonkeyPatch) -> list[BatchWork]:
+    """The deep batches the stores send after commit (kept here, not sent to a broker)."""
+    batches: list[BatchWork] = []
+    monkeypatch.setattr(push, "_send", batches.append)
+    return batches
 
 
 def count(model: type) -> int:
@@ -92,3 +101,20 @@ def test_with_a_result_backend_each_message_gets_its_result_as_task_result(
     state, value = stored["one"]
     assert (state, value["status"], value["puzzle"]) == ("SUCCESS", "solved", EASY)
     assert [item["status"] for item in stored["list"][1]] == [solver.solve(HARD).status, REJECTED]
+
+
+def test_a_puzzle_left_pending_gets_one_deep_batch_sent_after_commit(
+    sent: list[BatchWork],
+) -> None:
+    """The hardest puzzle needs more work than the bulk path's budget: it is stored pending,
+    with a deep batch of its own in its producer collection, sent once; a redelivered message
+    changes nothing and sends nothing."""
+    push.store_group([Pushed("hard", [HARD, EASY], collection="web")])
+    assert [(work.kind, [givens for _, givens in work.puzzles]) for work in sent] == [
+        ("deep", [HARD])
+    ]
+    with database.open_session() as session:
+        states = dict(session.execute(select(Result.puzzle_id, Result.rating_state)).all())
+    assert sorted(states.values()) == ["exact", "pending"]
+    push.store_group([Pushed("hard", [HARD, EASY], collection="web")])
+    assert len(sent) == 1

@@ -51,7 +51,7 @@ def broker(
 
 
 def checker(broker: redis.Redis) -> LostBatchCheck:
-    return LostBatchCheck(broker, QUEUE, batch_sender(make_app(), patient=False))
+    return LostBatchCheck(broker, [QUEUE], batch_sender(make_app(), patient=False))
 
 
 def take(broker: redis.Redis, *, hold: bool) -> int:

@@ -18,6 +18,7 @@ from worker.cli.exits import Commands
 COMMANDS = {
     "run": ("worker.cli.pipeline:run", "Import FILES and solve them here (no servers)."),
     "import": ("worker.cli.pipeline:import_", "Import FILES and queue them for the workers."),
+    "rerate": ("worker.cli.rerate:rerate", "Rate stored puzzles again with today's settings."),
     "worker": ("worker.cli.worker:worker", "Start a Celery worker (celery worker options)."),
     "status": ("worker.cli.results:status", "Progress and difficulties per collection."),
     "query": ("worker.cli.results:query", "Find results by difficulty, status, effort."),

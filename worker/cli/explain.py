@@ -13,7 +13,16 @@ from solver.grid import cell_name
 from solver.result import SOLVED
 from worker import settings
 from worker.cli.exits import EXIT_FAILED, fail
-from worker.cli.solve import CHAIN_BUDGET, NODE_BUDGET, PROFILE, failure, rating_line, read_puzzle
+from worker.cli.solve import (
+    FAST,
+    NODE_BUDGET,
+    PROFILE,
+    WORK_BUDGET,
+    budget_of,
+    failure,
+    rating_line,
+    read_puzzle,
+)
 
 # What `--json` adds to the path from `solve`'s result: the outcome and the rating.
 RESULT_FIELDS = (
@@ -25,6 +34,7 @@ RESULT_FIELDS = (
     "ep",
     "ed",
     "rating_exact",
+    "over_budget",
 )
 
 
@@ -45,15 +55,19 @@ def hints(path: solver.SolvingPath, result: solver.SolveResult) -> list[str]:
         lines.append(f"contradiction: {path.contradiction}")
     elif path.stalled:
         cells = ", ".join(cell_name(i) for i in path.stalled)
-        lines.append(f"stalled: the ladder leaves {len(path.stalled)} empty cells: {cells}")
+        why = " (SE's chains spent their work budget)" if path.over_budget else ""
+        lines.append(f"stalled: the ladder leaves {len(path.stalled)} empty cells{why}: {cells}")
         if result.solution:
             lines.append(f"solution (by search): {result.solution}")
-    lines.append(rating_line(result) if result.difficulty_score is not None else "not rated")
+    elif path.over_budget:
+        lines.append("SE's chains spent their work budget: the steps after that are estimated")
+    rated = result.difficulty_score is not None
+    lines.append(rating_line(result, path.work_budget) if rated else "not rated")
     return lines
 
 
 def document(path: solver.SolvingPath, result: solver.SolveResult) -> dict[str, Any]:
-    """The JSON document: the puzzle, profile and chain budget, `solve`'s outcome and rating,
+    """The JSON document: the puzzle, profile and work budget, `solve`'s outcome and rating,
     where the ladder stopped, and the steps."""
     shown = path.to_dict()
     steps = shown.pop("steps")
@@ -66,8 +80,11 @@ def document(path: solver.SolvingPath, result: solver.SolveResult) -> dict[str, 
 @click.option("--json", "as_json", is_flag=True, help="Print the path and rating as JSON.")
 @NODE_BUDGET
 @PROFILE
-@CHAIN_BUDGET
-def explain(puzzle: str, as_json: bool, node_budget: int, profile: str, chain_budget: int) -> None:
+@FAST
+@WORK_BUDGET
+def explain(
+    puzzle: str, as_json: bool, node_budget: int, profile: str, fast: bool, work_budget: int
+) -> None:
     """Show the steps that solve PUZZLE, easiest technique first, one line each as Sudoku
     Explainer's hints (value, technique, rNcM=D placed, rNcM<>D removed), then the rating.
     PUZZLE is read as `solve` reads it ('-': standard input).
@@ -76,9 +93,10 @@ def explain(puzzle: str, as_json: bool, node_budget: int, profile: str, chain_bu
     """
     settings.use_solver_backend()
     text = read_puzzle(puzzle)
+    budget = budget_of(fast, work_budget)
     # or PuzzleFormatError
-    result = solver.solve(text, node_budget=node_budget, profile=profile, chain_budget=chain_budget)
-    path = solver.solving_path(text, profile=profile, chain_budget=chain_budget)
+    result = solver.solve(text, node_budget=node_budget, profile=profile, work_budget=budget)
+    path = solver.solving_path(text, profile=profile, work_budget=budget)
     if as_json:
         click.echo(json.dumps(document(path, result), indent=2))
     else:

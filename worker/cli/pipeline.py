@@ -14,6 +14,7 @@ import click
 from sqlalchemy.orm import Session, sessionmaker
 
 from db.imports import BatchWork, CollectionConflict
+from db.tiers import IMPORT, RERATE
 from worker import settings
 from worker.cli.common import console, open_database
 from worker.cli.summary import exit_code, print_summary
@@ -21,6 +22,7 @@ from worker.errors import SourceError
 from worker.inputs import Input, Readable, readable
 from worker.producer import (
     Import,
+    deep_leftovers,
     drop_if_nothing_stored,
     import_chunks,
     leftover_batches,
@@ -28,7 +30,7 @@ from worker.producer import (
     send_batches,
 )
 from worker.progress import Advance, bar, counted, duration
-from worker.runner import local_pool
+from worker.runner import LocalPool, local_pool
 
 FILES = click.argument(
     "files", nargs=-1, required=True, type=click.Path(exists=True, dir_okay=False, allow_dash=True)
@@ -76,7 +78,8 @@ def run(
     workers: int,
 ) -> None:
     """Import FILES (`-`: standard input) and solve them here, in a local process pool (no
-    servers needed).
+    servers needed). Ratings are Sudoku Explainer's own: the puzzles that need more work than
+    the bulk path's budget are rated again, alone, in a second phase (README, "Exact ratings").
 
     Interrupted or killed, run the same command again: it finishes the remaining work and
     redoes nothing.
@@ -84,31 +87,35 @@ def run(
     inputs = _named_inputs(files, collection)
     settings.use_solver_backend()
     node_budget = settings.node_budget()
-    profile = settings.rating_profile()
-    chain_budget = settings.chain_budget()
+    plan = settings.rating_plan()
     sessions = open_database()
     cores = workers or os.cpu_count() or 1
-    with (
-        bar(console, "solving", None, "puzzle") as advance,
-        local_pool(
-            sessions,
-            cores,
-            node_budget,
-            on_solved=advance,
-            on_dispatched=lambda total: advance(0, total=total),
-            profile=profile,
-            chain_budget=chain_budget,
-        ) as pool,
-    ):
-        # every unfinished batch: `run` leaves none waiting in a queue
-        unfinished = partial(leftover_batches, sessions, requeue=True)
-        feed = _Feed(pool.dispatch_all, unfinished)
-        outcome = _import_all(
-            sessions, inputs, batch_size, feed, replace=replace, keep_paths=keep_paths
-        )
-    heading = advance.meter.describe("finished")  # the bar's last figures
+    with local_pool(sessions, cores, node_budget, plan=plan) as pool:
+        with bar(console, "solving", None, "puzzle") as advance:
+            pool.on_solved = advance
+            pool.on_dispatched = lambda total: advance(0, total=total)
+            # every unfinished batch: `run` leaves none waiting in a queue
+            unfinished = partial(leftover_batches, sessions, requeue=True, kinds=(IMPORT, RERATE))
+            feed = _Feed(pool.dispatch_all, unfinished)
+            outcome = _import_all(
+                sessions, inputs, batch_size, feed, replace=replace, keep_paths=keep_paths
+            )
+            pool.drain()
+        heading = advance.meter.describe("finished")  # the bar's last figures
+        heading += run_deep(pool, deep_leftovers(sessions, outcome.collection_ids()))
     stats = print_summary(sessions, outcome.collection_ids(), heading)
     raise SystemExit(exit_code(stats, outcome.unread, outcome.empty))
+
+
+def run_deep(pool: LocalPool, more: list[BatchWork]) -> str:
+    """The deep tier's phase of `run` (and `rerate`), with its own bar: the puzzles the bulk
+    path left pending, and `more`; what the summary's heading adds ("" when there were none)."""
+    total = len({work.batch_id for work in [*pool.deep, *more]})
+    if not total:
+        return ""
+    with bar(console, "deep ratings", total, "puzzle") as rated:
+        pool.run_deep(rated, more)
+    return f"; {rated.meter.describe('rated again within the deep budget')}"
 
 
 @click.command("import")
@@ -117,7 +124,12 @@ def run(
 @REPLACE
 @BATCH_SIZE
 @PATHS
-@click.option("--wait", is_flag=True, help="Show live progress until every batch is solved.")
+@click.option(
+    "--wait",
+    is_flag=True,
+    help="Show live progress until every batch is solved and no rating is pending (the deep "
+    "tier's puzzles, rated again alone).",
+)
 @click.option(
     "--requeue",
     is_flag=True,
@@ -139,7 +151,7 @@ def import_(
     stored but not sent.
     """
     from worker.app import producer_app
-    from worker.cli.waiting import wait_for
+    from worker.cli.waiting import wait_for, wait_for_deep
     from worker.consumers import QueueWatch
     from worker.messages import batch_sender, check_broker
 
@@ -157,11 +169,17 @@ def import_(
     outcome = _import_all(
         sessions, inputs, batch_size, feed, replace=replace, keep_paths=keep_paths
     )
+    ids = outcome.collection_ids()
+    # pending ratings that no deep batch holds (the unsent batches went with the leftovers)
+    send_batches(sessions, deep_leftovers(sessions, ids, unfinished=False), sender)
     heading = f"imported in {duration(time.monotonic() - started)}"
     if wait:
         watch = QueueWatch(celery, settings.queue())
-        heading += f"; {wait_for(sessions, outcome.collection_ids(), watch).describe('finished')}"
-    stats = print_summary(sessions, outcome.collection_ids(), heading)
+        heading += f"; {wait_for(sessions, ids, watch).describe('finished')}"
+        deep = QueueWatch(celery, settings.deep_queue())
+        if (rated := wait_for_deep(sessions, ids, deep)) is not None:
+            heading += f"; {rated.describe('rated again within the deep budget')}"
+    stats = print_summary(sessions, ids, heading)
     raise SystemExit(exit_code(stats, outcome.unread, outcome.empty))
 
 

@@ -19,10 +19,11 @@ from db.queries import (
     find_results,
     stream_results,
 )
+from db.tiers import RATING_STATES
 from db.views import puzzle_results
 from solver import LABELS, STATUSES
 from worker.cli.common import check_writable, open_database, show
-from worker.cli.summary import status_tables
+from worker.cli.summary import rated_with, status_tables
 from worker.export import write_csv, write_json_lines
 from worker.progress import plural
 from worker.tables import table
@@ -36,10 +37,11 @@ TABLE_COLUMNS = (
     "status",
     "difficulty",
     "difficulty_score",
+    "rating_state",
     "hardest_technique",
     "guesses",
 )
-REPORTED = ("status", "difficulty", "difficulty_score", "recursion_depth")
+REPORTED = ("status", "difficulty", "difficulty_score", "recursion_depth", "rating_state")
 
 
 def _column_list(
@@ -72,8 +74,9 @@ def _require(session: Session, collection: str | None) -> None:
 @click.command("status")
 @click.argument("collection", required=False)
 def status(collection: str | None) -> None:
-    """Per collection: its lines, how far solving got, the results by status and the solved
-    puzzles by difficulty."""
+    """Per collection: its lines, how far solving got, the results by status, the solved
+    puzzles by difficulty, and their ratings: exact, pending (the deep tier rates them again)
+    or estimated, and what made them."""
     sessions = open_database()
     with sessions() as session:
         _require(session, collection)
@@ -85,6 +88,12 @@ def status(collection: str | None) -> None:
 @click.option("--collection", "-c", help="Only this collection.")
 @click.option("--difficulty", "-d", type=click.Choice(LABELS), help="Only this label.")
 @click.option("--status", "-s", "status_", type=click.Choice(STATUSES), help="Only this status.")
+@click.option(
+    "--rating-state",
+    type=click.Choice(RATING_STATES),
+    help="Only ratings that are SE's own (exact), waiting for the deep tier (pending), or "
+    "estimates that stay (estimated).",
+)
 @click.option(
     "--elimination-only/--needs-search",
     default=None,
@@ -113,6 +122,7 @@ def query(
     collection: str | None,
     difficulty: str | None,
     status_: str | None,
+    rating_state: str | None,
     elimination_only: bool | None,
     min_depth: int | None,
     order_by: str,
@@ -144,6 +154,7 @@ def query(
             descending=not ascending,
             limit=limit,
             one_per_class=one_per_class,
+            rating_state=rating_state,
         )
     if fmt == "table":
         if not rows:
@@ -224,5 +235,6 @@ def report(collection: str, out_path: Path) -> None:
     with sessions() as session:
         _require(session, collection)
         figures = {name: distribution(session, collection, name) for name in REPORTED}
-    draw_report(collection, figures, out_path)
+        (stats,) = collection_status(session, collection)
+    draw_report(collection, figures, out_path, rated_with(stats))
     show(f"wrote {out_path}")

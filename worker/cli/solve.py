@@ -39,15 +39,26 @@ def side_by_side(left: list[str], right: list[str], gap: str = "   ") -> str:
     return "\n".join(a + gap + b for a, b in zip(left, right, strict=True))
 
 
-def rating_line(result: solver.SolveResult) -> str:
-    """ER, EP and ED, and whether they are Sudoku Explainer's values or an estimate."""
+def rating_line(result: solver.SolveResult, work_budget: int) -> str:
+    """ER, EP and ED, and whether they are Sudoku Explainer's values or an estimate, and why
+    (SE's chains off, their work budget spent, or beyond the exact ladder)."""
     if result.difficulty_score is None:
         return "-"
-    how = "SE values of the path" if result.rating_exact else "estimated beyond the exact ladder"
+    if result.rating_exact:
+        how = "SE values of the path"
+    elif result.over_budget:
+        how = (
+            f"estimated: SE's chains spent their work budget ({work_budget:,} units) "
+            "before they rated it; a larger --work-budget may make it exact"
+        )
+    elif work_budget == 0:
+        how = "estimated: SE's chains were not tried (--fast)"
+    else:
+        how = "estimated beyond the exact ladder"
     return f"ER {result.difficulty_score:.1f}, EP {result.ep:.1f}, ED {result.ed:.1f} ({how})"
 
 
-def describe(result: solver.SolveResult) -> str:
+def describe(result: solver.SolveResult, work_budget: int) -> str:
     """The status, rating and metrics as aligned 'name: value' lines."""
     m = result.metrics
     counts = ", ".join(f"{name} {n}" for name, n in m.technique_counts.items()) or "none"
@@ -55,7 +66,7 @@ def describe(result: solver.SolveResult) -> str:
     rows = [
         ("status", result.status),
         ("difficulty", f"{result.difficulty or '-'} ({score})"),
-        ("rating", rating_line(result)),
+        ("rating", rating_line(result, work_budget)),
         ("solved by elimination", "yes" if m.solved_by_elimination else "no"),
         ("hardest technique", m.hardest_technique or "-"),
         ("techniques", counts),
@@ -65,6 +76,7 @@ def describe(result: solver.SolveResult) -> str:
             f"{m.guesses} guesses, {m.backtracks} backtracks, depth "
             f"{m.recursion_depth}, {m.nodes} nodes",
         ),
+        ("work", f"{m.work:,} units of SE's chains"),
     ]
     return "\n".join(f"{name:>22}: {value}" for name, value in rows)
 
@@ -117,14 +129,32 @@ PROFILE = click.option(
     show_default=f"SUDOKU_RATING_PROFILE or {solver.DEFAULT_PROFILE}",
     help="The ladder to rate on: classic (Sudoku Explainer) or sukaku (SukakuExplainer).",
 )
-CHAIN_BUDGET = click.option(
-    "--chain-budget",
-    default=settings.chain_budget,  # read only when the option is not given
-    show_default="SUDOKU_CHAIN_BUDGET or 0",
-    type=click.IntRange(0, solver.MAX_CHAIN_BUDGET),
-    help="Steps of Sudoku Explainer's cycles and forcing chains allowed for an exact rating "
-    "(0: never tried; past them the rating is an estimate).",
+
+
+def _alone_budget() -> int:
+    """The work budget of a puzzle rated alone: the deep tier's (0 with SUDOKU_RATING=fast)."""
+    return settings.deep_work_budget() if settings.rating_mode() == "exact" else 0
+
+
+WORK_BUDGET = click.option(
+    "--work-budget",
+    default=_alone_budget,  # read only when the option is not given
+    show_default=f"SUDOKU_DEEP_WORK_BUDGET or {solver.work.DEEP:,}; 0 with SUDOKU_RATING=fast",
+    type=click.IntRange(0, solver.work.MAX_BUDGET),
+    help="Work Sudoku Explainer's chains may do for an exact rating, in units of about a "
+    "microsecond (0: never tried; past it the rating is an estimate).",
 )
+FAST = click.option(
+    "--fast",
+    is_flag=True,
+    help="Rate fast: Sudoku Explainer's chains are never tried, so ratings past 6.2 (aligned "
+    "pair exclusion) are estimates (--work-budget 0).",
+)
+
+
+def budget_of(fast: bool, work_budget: int) -> int:
+    """The work budget the options ask for (`--fast` is 0)."""
+    return 0 if fast else work_budget
 
 
 def read_puzzle(puzzle: str) -> str:
@@ -139,23 +169,28 @@ def read_puzzle(puzzle: str) -> str:
 @click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
 @NODE_BUDGET
 @PROFILE
-@CHAIN_BUDGET
-def solve(puzzle: str, as_json: bool, node_budget: int, profile: str, chain_budget: int) -> None:
+@FAST
+@WORK_BUDGET
+def solve(
+    puzzle: str, as_json: bool, node_budget: int, profile: str, fast: bool, work_budget: int
+) -> None:
     """Solve and rate PUZZLE (81 cells in one line; '-' reads standard input: one line, or
-    a grid printed on nine rows).
+    a grid printed on nine rows). The rating is Sudoku Explainer's own unless it needs more
+    than --work-budget (or --fast).
 
     Exit status: 0 solved, 1 invalid/unsolvable/multiple/gave_up, 2 malformed puzzle.
     """
     settings.use_solver_backend()
+    budget = budget_of(fast, work_budget)
     # or PuzzleFormatError
     result = solver.solve(
-        read_puzzle(puzzle), node_budget=node_budget, profile=profile, chain_budget=chain_budget
+        read_puzzle(puzzle), node_budget=node_budget, profile=profile, work_budget=budget
     )
     if as_json:
         click.echo(json.dumps(result.to_dict(), indent=2))
     else:
         answer = result.solution or to_text(solver.parse(result.puzzle))
         click.echo(side_by_side(boxed(result.puzzle), boxed(answer)))
-        click.echo(describe(result))
+        click.echo(describe(result, budget))
     if result.status != "solved":
         fail(failure(result), EXIT_FAILED)

@@ -2,7 +2,8 @@
 
 Per collection: what its lines became (accepted, duplicates, rejected) and how far solving
 got (done, failed, remaining: they add up to accepted); the results by status (they add up
-to done); the solved puzzles by difficulty label (they add up to solved).
+to done); the solved puzzles by difficulty label (they add up to solved); their ratings by
+state (exact, pending, estimated: they add up to solved) and what made them.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from typing import Any
 from sqlalchemy.orm import Session, sessionmaker
 
 from db.queries import collection_status, rejected_lines
+from db.tiers import RATING_STATES
 from solver import LABELS, STATUSES
 from worker.cli.common import show
 from worker.cli.exits import EXIT_EMPTY, EXIT_FAILED, EXIT_OK, EXIT_REJECTED
@@ -41,11 +43,34 @@ def status_tables(stats: Sequence[Mapping[str, Any]], title: str) -> list[Any]:
     counts = [[s["name"], *(s[name] for name in COUNTS)] for s in stats]
     statuses = [[s["name"], *(s["statuses"].get(name, 0) for name in STATUSES)] for s in stats]
     labels = [[s["name"], *(s["difficulty"].get(label, 0) for label in LABELS)] for s in stats]
+    ratings = [
+        [s["name"], *(s["ratings"].get(state, 0) for state in RATING_STATES), rated_with(s)]
+        for s in stats
+    ]
     return [
         table(title, ["collection", *COUNT_HEADERS], counts),
         table("Results by status (they add up to done)", ["collection", *STATUSES], statuses),
         table("Difficulty of the solved puzzles", ["collection", *LABELS], labels),
+        table(
+            "Ratings of the solved puzzles (README, Exact ratings)",
+            ["collection", *RATING_STATES, "rated with"],
+            ratings,
+        ),
     ]
+
+
+def rated_with(stats: Mapping[str, Any]) -> str:
+    """`classic, solver 1.3.0: bulk 262, deep 28`: what made a collection's results."""
+    groups: dict[tuple[str, str], list[str]] = {}
+    for profile, version, tier, count in stats["rated_with"]:
+        groups.setdefault((profile, version), []).append(f"{tier} {count:,}")
+    return (
+        "; ".join(
+            f"{profile}, solver {version}: {', '.join(tiers)}"
+            for (profile, version), tiers in groups.items()
+        )
+        or "-"
+    )
 
 
 def print_summary(

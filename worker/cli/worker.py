@@ -8,6 +8,10 @@ from __future__ import annotations
 
 import click
 
+from db.tiers import BULK, DEEP
+
+TIERS = (BULK, DEEP)  # the queues a worker may keep to
+
 
 class CeleryWorkerCommand(click.Command):
     """A command whose arguments all go to `celery worker`, and whose help lists them."""
@@ -30,16 +34,27 @@ class CeleryWorkerCommand(click.Command):
     cls=CeleryWorkerCommand,
     context_settings={"ignore_unknown_options": True, "allow_extra_args": True},
 )
+@click.option(
+    "--tier",
+    type=click.Choice(TIERS),
+    help="Take only one tier's batches: bulk (SUDOKU_QUEUE) or deep (the puzzles the bulk path "
+    "left pending, on SUDOKU_QUEUE.deep). Default: both.",
+)
 @click.argument("celery_args", nargs=-1, type=click.UNPROCESSED)
-def worker(celery_args: tuple[str, ...]) -> None:
+def worker(tier: str | None, celery_args: tuple[str, ...]) -> None:
     """Start a Celery worker that solves the queued batches (`celery -A worker worker` is the
-    same worker).
+    same worker): the bulk path's and the deep tier's, unless --tier says one.
 
     Before it takes a batch, the worker checks that its database answers and is migrated,
     and that its broker answers; if not, it refuses to start with one line saying why
     (exit 1), for its supervisor to start it again later. Settings: SUDOKU_DATABASE_URL,
     SUDOKU_BROKER_URL, SUDOKU_QUEUE and the worker's own (README, "Settings").
     """
+    from worker import settings
     from worker.app import app
 
-    app.worker_main(["worker", *celery_args])
+    queues = []
+    if tier is not None:
+        queue = settings.queue()
+        queues = ["-Q", queue if tier == BULK else settings.deep_queue(queue)]
+    app.worker_main(["worker", *queues, *celery_args])

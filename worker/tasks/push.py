@@ -17,19 +17,17 @@ import logging
 import random
 import time
 from collections.abc import Iterable, Sequence
-from functools import partial
 from typing import Any
 
 from celery import Task, states
 
-import solver
 from db.errors import CollectionConflict, DuplicateDelivery
 from db.results import ResultRow
 from db.submissions import Parsed, Pushed, pushed_results, store_pushed, stored_tasks
 from worker.app import app
-from worker.batch import result_rows
+from worker.batch import result_rows, solve_timed
 from worker.database import open_session
-from worker.messages import PUSH_TASK_NAME, decode_push
+from worker.messages import PUSH_TASK_NAME, batch_sender, decode_push
 from worker.settings import get_settings
 from worker.sources import Accepted, judge_all_pushed
 from worker.tasks.solve import TRANSIENT_ERRORS
@@ -37,6 +35,7 @@ from worker.tasks.solve import TRANSIENT_ERRORS
 log = logging.getLogger(__name__)
 
 _settings = get_settings()
+_send = batch_sender(app)  # the deep batches of pending ratings, after commit
 RETRIED: tuple[type[BaseException], ...] = (*TRANSIENT_ERRORS, DuplicateDelivery)
 
 
@@ -71,17 +70,12 @@ def store_group(group: list[Pushed]) -> dict[str, str | None]:
 
 
 def _store(group: list[Pushed]) -> dict[str, str | None]:
-    profile = _settings.rating_profile
-    solve = partial(
-        solver.solve_many_timed,
-        node_budget=_settings.node_budget,
-        profile=profile,
-        chain_budget=_settings.chain_budget,
-    )
+    plan = _settings.rating
 
     def results(puzzles: Sequence[tuple[int, str]]) -> list[ResultRow]:
-        """The result rows of these (puzzle id, givens), solved now, all at once."""
-        return result_rows(puzzles, solve([givens for _, givens in puzzles]), profile)
+        """The result rows of these (puzzle id, givens), solved now, all at once (the bulk
+        path's budgets: a group is a batch)."""
+        return result_rows(puzzles, solve_timed(puzzles, _settings.node_budget, plan), plan)
 
     with open_session() as session:
         done = stored_tasks(session, [pushed.task_id for pushed in group])
@@ -89,6 +83,8 @@ def _store(group: list[Pushed]) -> dict[str, str | None]:
         parsed = parse_all(text for pushed in todo for text in pushed.strings)
         stored = store_pushed(session, todo, parsed, results)
         session.commit()
+    for later in stored.deep:
+        _send(later)
     outcome: dict[str, str | None] = dict.fromkeys(done)
     for pushed in todo:
         refusal = outcome[pushed.task_id] = stored.refused.get(pushed.task_id)
