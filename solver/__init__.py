@@ -20,6 +20,7 @@ Public API::
 
 from __future__ import annotations
 
+from solver import work
 from solver.backends import (
     available,
     backend,
@@ -36,14 +37,13 @@ from solver.backends import (
 )
 from solver.errors import PuzzleFormatError, SolverBug, SudokuBatchError
 from solver.grid import EMPTY_CHARS, Grid, find_conflict, is_solution, normalize, parse
-from solver import work
 from solver.ladder import DEFAULT_PROFILE, LADDER, PROFILES, Rung
 from solver.path import PathStep, SolvingPath
 from solver.rating import LABELS, LADDER_CEILING
 from solver.result import STATUSES, Metrics, SolveResult, Status
 from solver.search import DEFAULT_NODE_BUDGET
 
-SOLVER_VERSION = "1.2.0"
+SOLVER_VERSION = "1.3.0"
 
 __all__ = [
     "DEFAULT_NODE_BUDGET",

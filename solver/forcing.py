@@ -36,8 +36,8 @@ from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 
-from solver.board import NOTHING, Board, Found, place, remove
 from solver import work
+from solver.board import NOTHING, Board, Found, place, remove
 from solver.chains import LENGTH_BONUS
 from solver.cycles import Chain, Technique, chain_causes, kept_once, order_of
 from solver.grid import POPCOUNT, SE_PEERS, SE_UNITS_OF, UNITS

@@ -29,10 +29,10 @@ nears its time limits; a puzzle that needs more is rated again, alone, within ``
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Hashable, Iterator
 from contextlib import contextmanager
 from functools import lru_cache, wraps
-from typing import ParamSpec, TypeVar
+from typing import TypeVar
 
 RUN = 2
 STALL = 20
@@ -50,7 +50,7 @@ DEFAULT = DEEP  # a puzzle rated alone (solver.solve, sudoku-batch solve and exp
 MAX_BUDGET = 1 << 40  # no puzzle could spend it: the settings' bound
 
 
-class WorkSpent(Exception):  # noqa: N818 - a signal, not an error: the climb catches it
+class WorkSpent(Exception):
     """The budget of the climb under way ran out (raised by ``charge``)."""
 
 
@@ -108,24 +108,25 @@ def charging(budget: Budget) -> Iterator[Budget]:
         _current = outer
 
 
-P = ParamSpec("P")
+K = TypeVar("K", bound=Hashable)
 R = TypeVar("R")
 
 
-def charged_cache(maxsize: int) -> Callable[[Callable[P, R]], Callable[P, R]]:
-    """``functools.lru_cache`` for work that charges: a call answered from the cache charges
-    what computing it charged, so a cache never changes what a budget buys."""
+def charged_cache(maxsize: int) -> Callable[[Callable[[K], R]], Callable[[K], R]]:
+    """``functools.lru_cache`` for work that charges, of one hashable argument: a call answered
+    from the cache charges what computing it charged, so a cache never changes what a budget
+    buys."""
 
-    def decorate(compute: Callable[P, R]) -> Callable[P, R]:
+    def decorate(compute: Callable[[K], R]) -> Callable[[K], R]:
         @lru_cache(maxsize=maxsize)
-        def costed(*args: P.args, **kwargs: P.kwargs) -> tuple[R, int]:
+        def costed(key: K) -> tuple[R, int]:
             with charging(Budget(MAX_BUDGET)) as budget:
-                out = compute(*args, **kwargs)
+                out = compute(key)
             return out, budget.used
 
         @wraps(compute)
-        def call(*args: P.args, **kwargs: P.kwargs) -> R:
-            out, cost = costed(*args, **kwargs)
+        def call(key: K) -> R:
+            out, cost = costed(key)
             charge(cost)
             return out
 
