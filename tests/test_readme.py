@@ -88,3 +88,28 @@ def test_the_settings_table_lists_every_variable_the_settings_module_reads() -> 
     rows = table_rows(section("Settings"))
     listed = [name.strip("` ") for row in rows for name in row[0].split(",")]
     assert listed == list(VARIABLES)
+
+
+@pytest.mark.parametrize(
+    ("variable", "budget"),
+    [
+        ("SUDOKU_WORK_BUDGET", "BULK"),
+        ("SUDOKU_BATCH_WORK_BUDGET", "BATCH"),
+        ("SUDOKU_DEEP_WORK_BUDGET", "DEEP"),
+    ],
+)
+def test_the_settings_table_gives_each_work_budgets_default(variable: str, budget: str) -> None:
+    """The default a budget's row shows is solver.work's."""
+    from solver import work
+
+    (row,) = [row for row in table_rows(section("Settings")) if row[0] == f"`{variable}`"]
+    assert row[1] == f"`{getattr(work, budget)}`"
+
+
+def test_exact_ratings_name_the_charges_of_each_kind_of_work() -> None:
+    """'Exact ratings and their cost' gives each kind of work its charge in solver.work."""
+    from solver import work
+
+    text = section("Exact ratings and their cost")
+    charges = [int(n) for n in re.findall(r"\((\d+)(?: units)?\)", text.split("reference")[0])]
+    assert charges == list(work.CHARGES)

@@ -19,6 +19,7 @@ from sqlalchemy import Connection
 from tests.conftest import RABBITMQ_URL, REDIS_URL, missing, shared_file
 from tests.integration.services import own_postgres, own_redis
 from worker.recovery import UNACKED_KEY
+from worker.settings import deep_queue
 
 __all__ = ["own_postgres", "own_redis"]  # fixtures of the fault tests
 
@@ -63,7 +64,10 @@ def real_redis(redis_database: str) -> str:
 def service_env(
     monkeypatch: pytest.MonkeyPatch, real_redis: str, postgres_url: str
 ) -> Iterator[dict[str, str]]:
-    """Environment for producer and workers: real Redis, a fresh migrated PostgreSQL, own queue."""
+    """Environment for producer and workers: real Redis, a fresh migrated PostgreSQL, own queue,
+    ratings fast (SE's chains off: these tests move thousands of puzzles, the forum's hardest
+    among them, through the queue; tests/integration/test_deep.py turns exact ratings back
+    on)."""
     from db.migrate import upgrade
     from worker.database import reset_engine
 
@@ -73,6 +77,7 @@ def service_env(
         "SUDOKU_DATABASE_URL": postgres_url,
         "SUDOKU_BROKER_URL": real_redis,
         "SUDOKU_QUEUE": queue,
+        "SUDOKU_RATING": "fast",
     }
     for key, value in values.items():
         monkeypatch.setenv(key, value)
@@ -110,9 +115,10 @@ def broker(
     yield url
     from kombu import Connection
 
-    with Connection(url) as connection:  # the queue and its exchange (Celery names both)
-        connection.default_channel.queue_delete(service_env["SUDOKU_QUEUE"])
-        connection.default_channel.exchange_delete(service_env["SUDOKU_QUEUE"])
+    with Connection(url) as connection:  # the queues and their exchanges (Celery names both)
+        for queue in (service_env["SUDOKU_QUEUE"], deep_queue(service_env["SUDOKU_QUEUE"])):
+            connection.default_channel.queue_delete(queue)
+            connection.default_channel.exchange_delete(queue)
 
 
 WorkerFactory = Callable[..., subprocess.Popen[bytes]]
@@ -139,12 +145,18 @@ def start_worker(service_env: dict[str, str], tmp_path: Path) -> Iterator[Worker
     started: list[subprocess.Popen[bytes]] = []
 
     def start(
-        name: str = "w1", concurrency: int = 1, app: str | None = None, **extra_env: str
+        name: str = "w1",
+        concurrency: int = 1,
+        app: str | None = None,
+        tier: str | None = None,
+        **extra_env: str,
     ) -> subprocess.Popen[bytes]:
-        """A worker process group; `app` names another Celery app module (a poisoned one)."""
+        """A worker process group; `app` names another Celery app module (a poisoned one),
+        `tier` keeps it to one tier's queue (`sudoku-batch worker --tier`)."""
         env = {**os.environ, **service_env, **extra_env}
         command = ["-m", "worker"] if app is None else ["-m", "celery", "-A", app]
         options = [
+            *([f"--tier={tier}"] if tier else []),
             f"--concurrency={concurrency}",
             f"--hostname={name}@%h",
             "--without-gossip",
@@ -293,7 +305,7 @@ def mixed_collection(path: Path, count: int) -> Path:
 def _expected(givens: str) -> tuple[object, ...]:
     import solver
 
-    result = solver.solve(givens)
+    result = solver.solve(givens, work_budget=0)  # rated fast, as `service_env` has it
     return result.status, result.solution, result.metrics.guesses, result.difficulty_score
 
 

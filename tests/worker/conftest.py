@@ -30,14 +30,21 @@ def fake_broker() -> Iterator[str]:
 def env(
     monkeypatch: pytest.MonkeyPatch, sqlite_url: str, fake_broker: str
 ) -> Iterator[dict[str, str]]:
-    """The CLI's environment for one test: a fresh SQLite file and the fake broker."""
+    """The CLI's environment for one test: a fresh SQLite file and the fake broker, ratings
+    fast (SE's chains off: the sample's hardest puzzles take seconds each; the tests of the
+    exact ratings and their deep tier, tests/worker/test_tiers.py, turn it back on)."""
     from worker.database import reset_engine
 
     monkeypatch.setenv("SUDOKU_DATABASE_URL", sqlite_url)
     monkeypatch.setenv("SUDOKU_BROKER_URL", fake_broker)
     monkeypatch.setenv("SUDOKU_BATCH_SIZE", "50")
+    monkeypatch.setenv("SUDOKU_RATING", "fast")
     reset_engine()
-    yield {"SUDOKU_DATABASE_URL": sqlite_url, "SUDOKU_BROKER_URL": fake_broker}
+    yield {
+        "SUDOKU_DATABASE_URL": sqlite_url,
+        "SUDOKU_BROKER_URL": fake_broker,
+        "SUDOKU_RATING": "fast",
+    }
     reset_engine()
 
 

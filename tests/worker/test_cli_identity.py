@@ -77,7 +77,8 @@ def test_query_keeps_one_puzzle_per_class(env: dict[str, str], disguised_file: P
 def test_run_with_paths_keeps_each_solved_puzzles_path_and_export_includes_it(
     env: dict[str, str], disguised_file: Path
 ) -> None:
-    """run --paths fills solving_paths with solving_path's steps; export --paths writes them."""
+    """run --paths fills solving_paths with solving_path's steps (rated fast, as `env` has it);
+    export --paths writes them."""
     assert invoke("run", "--paths", str(disguised_file)).exit_code == 0
     url = env["SUDOKU_DATABASE_URL"]
     stored = dict(
@@ -88,7 +89,7 @@ def test_run_with_paths_keeps_each_solved_puzzles_path_and_export_includes_it(
     )
     assert len(stored) == 9
     for givens, steps in stored.items():
-        expected = [step.to_dict() for step in solver.solving_path(givens).steps]
+        expected = [step.to_dict() for step in solver.solving_path(givens, work_budget=0).steps]
         assert json.loads(steps) == expected
     exported = invoke("export", "disguised", "--format", "json", "--paths").output.splitlines()
     first = json.loads(exported[0])

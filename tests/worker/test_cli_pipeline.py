@@ -53,7 +53,8 @@ def test_run_solves_every_distinct_puzzle_and_reports_the_rejected_line(
 
 
 def test_run_stores_what_the_solver_says(env: dict[str, str], puzzle_file: Path) -> None:
-    """Every stored row equals a direct solver call on its puzzle."""
+    """Every stored row equals a direct solver call on its puzzle (rated fast, as `env` has
+    it: SE's chains off)."""
     invoke("run", str(puzzle_file))
     rows = table_rows(
         env["SUDOKU_DATABASE_URL"],
@@ -62,7 +63,7 @@ def test_run_stores_what_the_solver_says(env: dict[str, str], puzzle_file: Path)
     )
     assert len(rows) == 120
     for puzzle, status, solution, score, guesses in rows:
-        expected = solver.solve(str(puzzle))
+        expected = solver.solve(str(puzzle), work_budget=0)
         assert (status, solution, guesses) == (
             expected.status,
             expected.solution,
@@ -99,12 +100,9 @@ def test_status_lists_each_collection_with_its_figures(
     assert "no collection named 'nope'" in missing.output
 
 
-def test_query_filters_by_difficulty_and_search(
-    env: dict[str, str], puzzle_file: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """query returns only rows matching every filter, ordered as asked (rated fast: without
-    SE's chains the sample's hardest puzzles need search)."""
-    monkeypatch.setenv("SUDOKU_RATING", "fast")
+def test_query_filters_by_difficulty_and_search(env: dict[str, str], puzzle_file: Path) -> None:
+    """query returns only rows matching every filter, ordered as asked (rated fast, as `env`
+    has it: without SE's chains the sample's hardest puzzles need search)."""
     invoke("run", str(puzzle_file))
     result = invoke(
         "query", "--needs-search", "--order-by", "guesses", "--format", "json", "--limit", "500"

@@ -18,8 +18,8 @@ from termios import TIOCSWINSZ
 import pytest
 from click.testing import CliRunner, Result
 
-from db.views import puzzle_results
 from db.tiers import RATING_STATES
+from db.views import puzzle_results
 from solver import LABELS, SOLVER_VERSION, STATUSES
 from tests.worker.conftest import ROOT, puzzle_lines
 from worker.cli import main
@@ -210,11 +210,12 @@ def test_csv_writes_booleans_as_true_and_false(env: dict[str, str], solved: str)
 
 
 def test_status_and_the_summary_break_the_results_down_by_status(
-    env: dict[str, str], multiple_file: Path
+    env: dict[str, str], multiple_file: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """15 puzzles, 10 with several solutions: solved 5 and multiple 10, never 'solved 15';
     the difficulty counts and the rating states add up to the solved ones, and what made the
-    ratings is named; status and the summary agree."""
+    ratings is named; status and the summary agree (ratings exact, as by default)."""
+    monkeypatch.delenv("SUDOKU_RATING")
     summary = invoke("run", str(multiple_file)).stdout
     status = invoke("status").stdout
     by_status = dict(zip(STATUSES, (0, 10, 0, 0, 0), strict=True)) | {"solved": 5}

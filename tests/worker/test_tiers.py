@@ -40,6 +40,13 @@ def rows(url: str, sql: str) -> list[tuple[object, ...]]:
         engine.dispose()
 
 
+@pytest.fixture(autouse=True)
+def exact(env: dict[str, str], monkeypatch: pytest.MonkeyPatch) -> None:
+    """Ratings as they are by default: exact (the `env` fixture makes them fast)."""
+    monkeypatch.delenv("SUDOKU_RATING")
+    env.pop("SUDOKU_RATING")
+
+
 @pytest.fixture
 def hard_file(tmp_path: Path) -> Path:
     path = tmp_path / "hard.txt"

@@ -30,7 +30,7 @@ from worker.tables import table
 
 VIEW_COLUMNS = tuple(column.name for column in puzzle_results.c)
 # What `query` shows as a table unless told otherwise (with the columns it orders and filters
-# by): which line, its verdict, its rating and the search it took; fits 80 columns.
+# by): which line, its verdict, its rating and whether that is SE's own; fits 80 columns.
 TABLE_COLUMNS = (
     "collection",
     "line",
@@ -39,7 +39,6 @@ TABLE_COLUMNS = (
     "difficulty_score",
     "rating_state",
     "hardest_technique",
-    "guesses",
 )
 REPORTED = ("status", "difficulty", "difficulty_score", "recursion_depth", "rating_state")
 

@@ -133,7 +133,8 @@ PROFILE = click.option(
 
 def _alone_budget() -> int:
     """The work budget of a puzzle rated alone: the deep tier's (0 with SUDOKU_RATING=fast)."""
-    return settings.deep_work_budget() if settings.rating_mode() == "exact" else 0
+    deep = settings.deep_work_budget()
+    return deep if settings.rating_mode() == "exact" else 0
 
 
 WORK_BUDGET = click.option(
