@@ -7,7 +7,7 @@ from __future__ import annotations
 from functools import cache
 
 from celery import Celery
-from kombu.entity import Queue
+from kombu.entity import Exchange, Queue
 
 from worker import settings
 from worker.recovery import LostBatchStep
@@ -39,7 +39,7 @@ def make_app(config: Settings | None = None) -> Celery:
         include=["worker.tasks.solve", "worker.tasks.push"],
         # Both tiers' queues: the bulk path's batches, and the deep tier's one-puzzle batches
         # (`sudoku-batch worker --tier` keeps a worker to one of them).
-        task_queues=(Queue(s.queue), Queue(settings.deep_queue(s.queue))),  # type: ignore[no-untyped-call]
+        task_queues=[_queue(s.queue), _queue(settings.deep_queue(s.queue))],
         # Ack only after the batch is stored: a crash mid-batch leaves the message to redeliver.
         task_acks_late=True,
         # A killed pool process requeues its batch instead of acking it (lost otherwise) ...
@@ -89,6 +89,12 @@ def make_app(config: Settings | None = None) -> Celery:
     app.conf.lost_batch_check_interval = s.lost_batch_check_interval
     app.steps["worker"].add(LostBatchStep)
     return app
+
+
+def _queue(name: str) -> Queue:
+    """A queue bound as Celery binds its default one (an exchange of its name, its name as the
+    routing key): bound any other way too, each message sent to it would be queued twice."""
+    return Queue(name, Exchange(name), routing_key=name)  # type: ignore[no-untyped-call]
 
 
 @cache
