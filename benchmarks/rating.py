@@ -1,7 +1,7 @@
 """How well ``difficulty_score`` agrees with rated collections, and how fast rating is.
 
     .venv/bin/python benchmarks/rating.py [--limit 2000] [--split held-out|tuned|all] [--data DIR]
-        [--chain-budget N]
+        [--work-budget N]
 
 For each rated collection: the Spearman rank correlation of ``difficulty_score`` with the
 reference (Sudoku Explainer's ER for se_rated_6k, QQWing's level, krazydad's grade), overall
@@ -104,13 +104,13 @@ def load(name: str, data: Path) -> list[tuple[str, float]]:
 
 
 def rate(
-    pairs: list[tuple[str, float]], chain_budget: int = 0
+    pairs: list[tuple[str, float]], work_budget: int = solver.work.DEFAULT
 ) -> tuple[list[float], list[float], float]:
     """Scores, references (solved puzzles only) and the mean ms per puzzle."""
     scores, refs, spent = [], [], 0.0
     for puzzle, ref in pairs:
         start = time.perf_counter()
-        result = solver.solve(puzzle, chain_budget=chain_budget)
+        result = solver.solve(puzzle, work_budget=work_budget)
         spent += time.perf_counter() - start
         if result.difficulty_score is not None:
             scores.append(result.difficulty_score)
@@ -137,7 +137,7 @@ def report_se(scores: list[float], refs: list[float]) -> None:
 PROFILE_COLUMNS = {"classic": ("classic_er", "classic_ep", "classic_ed"), "sukaku": ("rating",)}
 
 
-def report_profiles(data: Path, split: str, chain_budget: int = 0) -> None:
+def report_profiles(data: Path, split: str, work_budget: int = solver.work.DEFAULT) -> None:
     """Per rating profile and SE band: how many ratings are flagged exact (`rating_exact`),
     and how often a flagged rating is the reference's (ER, and EP and ED where known)."""
     rows = se_rows(data, split)
@@ -146,7 +146,7 @@ def report_profiles(data: Path, split: str, chain_budget: int = 0) -> None:
         rated = [r for r in rows if r[columns[0]]]
         start = time.perf_counter()
         puzzles = [r["puzzle"] for r in rated]
-        results = solver.solve_many(puzzles, profile=profile, chain_budget=chain_budget)
+        results = solver.solve_many(puzzles, profile=profile, work_budget=work_budget)
         ms = (time.perf_counter() - start) * 1000 / max(1, len(rated))
         middle = [
             (x.difficulty_score, float(r[columns[0]]))
@@ -233,7 +233,7 @@ EXPLAINERS = {"classic": "Sudoku Explainer", "sukaku": "SukakuExplainer"}
 
 
 def compare_explainer(
-    executable: Path, profile: str, data: Path, split: str, chain_budget: int, sample: int
+    executable: Path, profile: str, data: Path, split: str, work_budget: int, sample: int
 ) -> None:
     """The profile's Explainer itself (its `serate`, built outside the project) on a
     fixed-seed sample of each band of the file's rating for that profile: how often ours, and
@@ -253,7 +253,7 @@ def compare_explainer(
             puzzles = [r["puzzle"] for r in picked]
             took, theirs = explainer_run(executable, puzzles, Path(folder))
             start = time.perf_counter()
-            ours = solver.solve_many(puzzles, profile=profile, chain_budget=chain_budget)
+            ours = solver.solve_many(puzzles, profile=profile, work_budget=work_budget)
             ours_s = time.perf_counter() - start
             se_s = max(0.0, took - start_up)
             agree = sum(
@@ -275,10 +275,10 @@ def compare_explainer(
             )
 
 
-def compare_skfr(binary: Path, data: Path, split: str, chain_budget: int, runs: int) -> None:
+def compare_skfr(binary: Path, data: Path, split: str, work_budget: int, runs: int) -> None:
     """Classic profile and skfr side by side on the same puzzles of each SE band."""
     rows = classic_rows(data, split)
-    print(f"side by side with skfr ({binary}), classic, chain budget {chain_budget}, {runs} runs:")
+    print(f"side by side with skfr ({binary}), classic, work budget {work_budget:,}, {runs} runs:")
     for name, lo, hi in BANDS:
         band = [r for r in rows if lo <= float(r["classic_er"]) < hi]
         if not band:
@@ -288,10 +288,10 @@ def compare_skfr(binary: Path, data: Path, split: str, chain_budget: int, runs: 
         with tempfile.TemporaryDirectory() as folder:
             for _ in range(runs):
                 start = time.perf_counter()
-                ours = solver.solve_many(puzzles, profile="classic", chain_budget=chain_budget)
+                ours = solver.solve_many(puzzles, profile="classic", work_budget=work_budget)
                 ours_times.append(time.perf_counter() - start)
                 start = time.perf_counter()
-                solver.solve_many(puzzles, profile="sukaku", chain_budget=chain_budget)
+                solver.solve_many(puzzles, profile="sukaku", work_budget=work_budget)
                 sukaku_times.append(time.perf_counter() - start)
                 theirs, took = skfr_ratings(binary, puzzles, Path(folder))
                 theirs_times.append(took)
@@ -320,7 +320,11 @@ def main() -> None:
     default_data = os.environ.get("SUDOKU_SHARED_DATA", str(ROOT.parent / "shared" / "data"))
     parser.add_argument("--data", type=Path, default=Path(default_data))
     parser.add_argument(
-        "--chain-budget", type=int, default=0, help="SE chain steps a puzzle (SUDOKU_CHAIN_BUDGET)"
+        "--work-budget",
+        type=int,
+        default=solver.work.DEFAULT,
+        help="units of work SE's chains may do a puzzle (solver.work; 0: never tried;"
+        " default %(default)s, solver.work.DEFAULT)",
     )
     parser.add_argument("--runs", type=int, default=3, help="runs of the side by side with skfr")
     parser.add_argument("--se-sample", type=int, default=20, help="puzzles a band for serate")
@@ -334,16 +338,16 @@ def main() -> None:
             pairs = [p for p in pairs if held_out(p[0]) == (args.split == "held-out")]
         if len(pairs) > args.limit:
             pairs = random.Random(0).sample(pairs, args.limit)
-        scores, refs, ms = rate(pairs, args.chain_budget)
+        scores, refs, ms = rate(pairs, args.work_budget)
         rho = spearman(scores, refs)
         print(f"{name:<26} n={len(pairs):>5}  spearman {rho:.3f}  mean {ms:.2f} ms/puzzle")
         if name.startswith("se_rated"):
             report_se(scores, refs)
     if (args.data / "se_rated_6k.csv").exists():
-        report_profiles(args.data, args.split, args.chain_budget)
+        report_profiles(args.data, args.split, args.work_budget)
         skfr = os.environ.get("SUDOKU_BENCH_SKFR")
         if skfr:
-            compare_skfr(Path(skfr), args.data, args.split, args.chain_budget, args.runs)
+            compare_skfr(Path(skfr), args.data, args.split, args.work_budget, args.runs)
         for profile, variable in (
             ("classic", "SUDOKU_BENCH_SERATE"),
             ("sukaku", "SUDOKU_BENCH_SUKAKU"),
@@ -355,7 +359,7 @@ def main() -> None:
                     profile,
                     args.data,
                     args.split,
-                    args.chain_budget,
+                    args.work_budget,
                     args.se_sample,
                 )
 

@@ -2,7 +2,7 @@
 
     .venv/bin/python benchmarks/solver.py [--runs 5] [--backend both|native|python]
                                           [--limit 10000] [--reference-limit 500] [--data DIR]
-                                          [--chain-budget N]
+                                          [--work-budget N]
 
 What is timed is ``solver.solve_many_timed`` (full solve, uniqueness, metrics and rating, the
 SolveResult objects built) around each batch, divided by the puzzles: the mean per puzzle as a
@@ -105,7 +105,7 @@ def groups(
 
 
 def time_group(
-    puzzles: Sequence[str], batch: int, chain_budget: int = 0
+    puzzles: Sequence[str], batch: int, work_budget: int = solver.work.DEFAULT
 ) -> tuple[float, float, float]:
     """Microseconds per puzzle: mean CPU time, mean wall-clock time, and the p99 of the
     per-puzzle seconds the backend reports."""
@@ -115,7 +115,7 @@ def time_group(
         chunk = puzzles[k : k + batch]
         started, started_cpu = time.perf_counter(), time.process_time()
         timed = solver.solve_many_timed(
-            chunk, node_budget=solver.DEFAULT_NODE_BUDGET, chain_budget=chain_budget
+            chunk, node_budget=solver.DEFAULT_NODE_BUDGET, work_budget=work_budget
         )
         cpu += time.process_time() - started_cpu
         wall += time.perf_counter() - started
@@ -151,7 +151,7 @@ def run(
     backends: list[str],
     batch: int,
     figures: Figures,
-    chain_budget: int,
+    work_budget: int,
     tdoku: Path | None = None,
 ) -> None:
     """One run: every group on each backend (the reference only on the samples), and on
@@ -167,7 +167,7 @@ def run(
                 continue
             size = batch if name == "native" else len(group.puzzles)
             figures.setdefault((name, group.label, group.sample), []).append(
-                time_group(group.puzzles, size, chain_budget)
+                time_group(group.puzzles, size, work_budget)
             )
 
 
@@ -241,7 +241,11 @@ def main() -> None:
     default_data = os.environ.get("SUDOKU_SHARED_DATA", str(ROOT.parent / "shared" / "data"))
     parser.add_argument("--data", type=Path, default=Path(default_data))
     parser.add_argument(
-        "--chain-budget", type=int, default=0, help="SE chain steps a puzzle (SUDOKU_CHAIN_BUDGET)"
+        "--work-budget",
+        type=int,
+        default=solver.work.DEFAULT,
+        help="units of work SE's chains may do a puzzle (solver.work; 0: never tried;"
+        " default %(default)s, solver.work.DEFAULT)",
     )
     args = parser.parse_args()
 
@@ -253,19 +257,23 @@ def main() -> None:
     print(
         f"solver {solver.SOLVER_VERSION}, Python {sys.version.split()[0]}, "
         f"backends {'+'.join(backends)}, one process, batches of {args.batch} (native), "
-        f"chain budget {args.chain_budget}"
+        f"work budget {args.work_budget:,}"
     )
     mix = next(g for g in all_groups if g.label == "mix" and not g.sample)
     shares = (f"{s:.0%} {'+'.join(Path(n).stem.split('_')[0] for n in ns)}" for s, ns in MIX)
     print(f"mix: {len(mix.puzzles):,} puzzles, seed {SEED}: {', '.join(shares)}")
     for name in backends:  # warm up: imports, first-call costs
         solver.use_backend(name)
-        solver.solve_many(mix.puzzles[:20], node_budget=solver.DEFAULT_NODE_BUDGET)
+        solver.solve_many(
+            mix.puzzles[:20],
+            node_budget=solver.DEFAULT_NODE_BUDGET,
+            work_budget=args.work_budget,
+        )
     figures: Figures = {}
     tdoku = Path(os.environ["SUDOKU_BENCH_TDOKU"]) if os.environ.get("SUDOKU_BENCH_TDOKU") else None
     for k in range(args.runs):
         started = time.perf_counter()
-        run(all_groups, backends, args.batch, figures, args.chain_budget, tdoku)
+        run(all_groups, backends, args.batch, figures, args.work_budget, tdoku)
         print(f"run {k + 1}/{args.runs}: {time.perf_counter() - started:.1f} s", file=sys.stderr)
     print("\n".join(report(all_groups, figures, args.runs)))
 

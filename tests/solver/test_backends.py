@@ -30,7 +30,7 @@ from solver.grid import to_text
 from tests.conftest import UNDER_CI, shared_file
 from tests.solver import grids
 from tests.solver.parity import (
-    CHAIN_BUDGETS,
+    WORK_BUDGETS,
     check_batch,
     fields,
     native_outcome,
@@ -78,16 +78,16 @@ def numbered_puzzles(name: str) -> list[tuple[int, str]]:
 def mismatches(
     name: str,
     numbered: list[tuple[int, str]],
-    chain_budgets: tuple[int, ...] = CHAIN_BUDGETS,
+    work_budgets: tuple[int, ...] = WORK_BUDGETS,
     profiles: tuple[str, ...] = solver.PROFILES,
 ) -> list[str]:
     """Every mismatch over ``numbered``, solved in chunks by a pool of processes (at least
     four chunks a process, so a small sample keeps both busy)."""
     size = max(1, min(CHUNK, -(-len(numbered) // (4 * PROCESSES))))
-    # Chunks alternate between the rating profiles and the chain budgets: each profile's
-    # ladder is checked too, with SE's chains never tried, tried once, and tried throughout.
+    # Chunks alternate between the rating profiles and the work budgets: each profile's ladder
+    # is checked too, with SE's chains never tried, cut short mid-climb, and tried throughout.
     starts = range(0, len(numbered), size)
-    settings = list(itertools.product(profiles, chain_budgets))
+    settings = list(itertools.product(profiles, work_budgets))
     jobs = [
         (name, BUDGET, numbered[k : k + size], *settings[n % len(settings)])
         for n, k in enumerate(starts)
@@ -167,7 +167,7 @@ def test_a_batch_with_a_bad_line_names_its_index_as_the_reference_does(
     with pytest.raises(solver.PuzzleFormatError) as reference:
         _python_solve_many(puzzles)
     with pytest.raises(solver.PuzzleFormatError) as compiled:
-        native.solve_many(puzzles, node_budget=BUDGET)
+        native.solve_many(puzzles, node_budget=BUDGET, work_budget=0)
     assert str(compiled.value).startswith("puzzle ")
     assert (str(compiled.value), compiled.value.column) == (
         str(reference.value),
@@ -180,7 +180,7 @@ def _python_solve_many(puzzles: list[str]) -> list[solver.SolveResult]:
     active = solver.backend()
     solver.use_backend("python")
     try:
-        return solver.solve_many(puzzles, node_budget=BUDGET)
+        return solver.solve_many(puzzles, node_budget=BUDGET, work_budget=0)
     finally:
         solver.use_backend(active)
 
@@ -254,7 +254,7 @@ def test_a_batch_gives_each_puzzle_the_result_it_gets_alone(
 ) -> None:
     """One call into the core for a mixed batch: each result equals the reference's for that
     puzzle solved on its own (no state leaks from one puzzle to the next)."""
-    got = [fields(r) for r, _ in native.solve_many(puzzles, node_budget=budget)]
+    got = [fields(r) for r, _ in native.solve_many(puzzles, node_budget=budget, work_budget=0)]
     for k, puzzle in enumerate(puzzles):
         found = report(f"batch item {k}", puzzle, got[k], reference_outcome(puzzle, budget))
         if found:
@@ -311,7 +311,7 @@ def test_batches_solved_from_several_threads_at_once_give_the_same_results(
 
     def work(k: int) -> None:
         order = puzzles[k:] + puzzles[:k]  # each thread starts somewhere else
-        solved = native.solve_many(order, node_budget=BUDGET)
+        solved = native.solve_many(order, node_budget=BUDGET, work_budget=0)
         results[k] = [(p, fields(r)) for p, (r, _) in zip(order, solved, strict=True)]
 
     threads = [threading.Thread(target=work, args=(k * 7,)) for k in range(4)]

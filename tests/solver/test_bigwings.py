@@ -12,10 +12,10 @@ from collections.abc import Callable
 import pytest
 
 import solver
-from solver import bigwings
+from solver import bigwings, work
 from solver.board import NOTHING, Board, Contradiction, Found
 from solver.grid import ALL, BIT
-from solver.ladder import MAX_CHAIN_BUDGET, VALUES
+from solver.ladder import VALUES
 from tests.solver.parity import check_batch
 from tests.solver.test_techniques import CASES, changes
 
@@ -156,7 +156,7 @@ def test_a_removal_that_empties_a_cell_is_reported_as_the_contradiction() -> Non
     assert found.contradiction == Contradiction("no_candidate", 9)
 
 
-@pytest.mark.parametrize("chains", [0, MAX_CHAIN_BUDGET])
+@pytest.mark.parametrize("chains", [0, work.MAX_BUDGET])
 def test_the_compiled_core_rates_the_wing_puzzles_as_the_reference(chains: int) -> None:
     """Solving each rung's case puzzle on the sukaku profile, the core and the reference agree
     on every field of the result."""

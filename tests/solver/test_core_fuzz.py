@@ -205,11 +205,11 @@ def test_the_raw_core_refuses_or_answers_arguments_that_are_not_lists(
     [
         ((), {}),
         (([VALID],), {}),
-        (([VALID], 10, 0, 0, 0), {}),
+        (([VALID], 10, 0, 0, -1, 0), {}),
         (([VALID], 10, "classic"), {}),
         (([VALID], 10), {"extra": 1}),
     ],
-    ids=["no arguments", "no budget", "five arguments", "profile by name", "unknown keyword"],
+    ids=["no arguments", "no budget", "six arguments", "profile by name", "unknown keyword"],
 )
 def test_the_raw_core_refuses_wrong_arity_with_a_type_error(
     core: ModuleType, args: tuple[Any, ...], kwargs: dict[str, Any]
@@ -226,13 +226,28 @@ def test_the_raw_core_refuses_a_profile_it_was_not_given(core: ModuleType, profi
         core.solve_many([VALID], 10, profile)
 
 
-@pytest.mark.parametrize("chain_budget", [-1, 1 << 70])
-def test_the_raw_core_refuses_a_negative_or_huge_chain_budget(
-    core: ModuleType, chain_budget: int
+@pytest.mark.parametrize(
+    "budgets",
+    [(-1,), (1 << 70,), (0, 1 << 70), (1000, -(1 << 70))],
+    ids=["-1", "2**70", "batch 2**70", "batch -2**70"],
+)
+def test_the_raw_core_refuses_a_negative_or_huge_work_budget(
+    core: ModuleType, budgets: tuple[int, ...]
 ) -> None:
-    """A chain budget below zero or beyond 64 bits: a clean error, never a wild climb."""
+    """A work budget below zero or beyond 64 bits, or a batch budget beyond 64 bits: a clean
+    error, never a wild climb."""
     with pytest.raises((ValueError, OverflowError)):
-        core.solve_many([VALID], 10, 0, chain_budget)
+        core.solve_many([VALID], 10, 0, *budgets)
+
+
+@pytest.mark.parametrize("work_left", [-1, 1 << 70])
+def test_the_raw_core_refuses_to_apply_a_technique_with_negative_or_huge_work_left(
+    core: ModuleType, work_left: int
+) -> None:
+    """One technique given work below zero or beyond 64 bits: a clean error."""
+    board = parse(VALID)
+    with pytest.raises((ValueError, OverflowError)):
+        core.apply_technique("forcing_x_chain", list(board), [0] * 81, work_left)
 
 
 def test_the_raw_core_keeps_the_reference_counts_of_what_it_is_given(core: ModuleType) -> None:
@@ -279,8 +294,8 @@ def test_a_batch_raises_the_first_bad_items_error_prefixed_with_its_index(
             first = (f"puzzle {k}: {exc}", exc.column)
             break
     if first is None:
-        assert len(native.solve_many(puzzles, node_budget=1000)) == len(puzzles)
+        assert len(native.solve_many(puzzles, node_budget=1000, work_budget=0)) == len(puzzles)
         return
     with pytest.raises(PuzzleFormatError) as raised:
-        native.solve_many(puzzles, node_budget=1000)
+        native.solve_many(puzzles, node_budget=1000, work_budget=0)
     assert (str(raised.value), raised.value.column) == first

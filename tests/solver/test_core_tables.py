@@ -14,7 +14,8 @@ from typing import Any
 
 import pytest
 
-from solver.ladder import LADDER, MAX_CHAIN_BUDGET, RUNGS, SUKAKU_RULES
+from solver import work
+from solver.ladder import LADDER, RUNGS, SUKAKU_RULES
 
 X_WING = "..3...1..2.8.5.9.3.6.....5.7.......5..63.14..38.....19....3.....3.9.7.8.6.9.2.5.1"
 
@@ -58,13 +59,13 @@ def test_the_labels_and_their_cut_offs_come_from_the_reference(
 def test_the_estimates_floors_come_from_the_reference(
     native: ModuleType, core: ModuleType, tables: dict[str, Any]
 ) -> None:
-    """A puzzle past aligned pair exclusion, chain budget 0: its estimate starts from the floor
+    """A puzzle past aligned pair exclusion, work budget 0: its estimate starts from the floor
     the table gives for that budget (raised to 9.0 here), not from one the core knows."""
     puzzle = "..7...5......8....9...7...1.251.893...3...6....9...2.....5.3...7.......6.1.2.7.4."
     floors = tables["search_floors"]
     tables["search_floors"] = [9.0 if k % 2 == 0 else f for k, f in enumerate(floors)]
     core.configure(tables)
-    result, _ = native.solve_many([puzzle], node_budget=1000, chain_budget=0)[0]
+    result, _ = native.solve_many([puzzle], node_budget=1000, work_budget=0)[0]
     assert result.difficulty_score == 9.0
     assert not result.rating_exact
 
@@ -78,7 +79,7 @@ def test_se_order_of_each_cells_units_comes_from_the_reference(
     puzzle = "4.9...7.68...5...3.1.....9.2.47.86.5...9.2.....1...9..78.5.3.41............2.4..."
 
     def rated() -> tuple[float | None, str | None]:
-        result, _ = native.solve_many([puzzle], node_budget=1000, chain_budget=MAX_CHAIN_BUDGET)[0]
+        result, _ = native.solve_many([puzzle], node_budget=1000, work_budget=work.MAX_BUDGET)[0]
         return result.difficulty_score, result.metrics.hardest_technique
 
     assert rated() == (7.1, "bidirectional_cycle")
@@ -86,6 +87,30 @@ def test_se_order_of_each_cells_units_comes_from_the_reference(
     tables["se_units_of"] = [units_of[k + t] for k in range(0, len(units_of), 3) for t in (1, 2, 0)]
     core.configure(tables)
     assert rated() == (4.6, "unique_loop")
+
+
+# A puzzle classic SE rates 7.7 by a Nishio forcing chain: its exact rating charges every kind of
+# SE's chains' work but the nested chains' (runs of implications, cycle searches, a triplet).
+NISHIO = "..27.9.3.73....49..9..1...71..5.7..2..9.6.1..2..1.4..99...7..1..81....24.4.2.19.."
+
+
+def test_the_work_charges_come_from_the_reference(
+    native: ModuleType, core: ModuleType, tables: dict[str, Any]
+) -> None:
+    """Every charge doubled in the table: the same exact rating costs the core twice the work,
+    so the budget that bought it before now runs out, and twice that buys it again."""
+
+    def rated(budget: int) -> tuple[Any, ...]:
+        result, _ = native.solve_many([NISHIO], node_budget=1000, work_budget=budget)[0]
+        return result.difficulty_score, result.rating_exact, result.over_budget, result.metrics.work
+
+    score, exact, over, needed = rated(work.MAX_BUDGET)
+    assert (score, exact, over) == (7.7, True, False)
+    assert rated(needed) == (score, True, False, needed)
+    tables["work_charges"] = tuple(2 * charge for charge in tables["work_charges"])
+    core.configure(tables)
+    assert rated(needed)[1:] == (False, True, needed)
+    assert rated(2 * needed) == (score, True, False, 2 * needed)
 
 
 @pytest.mark.parametrize(
@@ -107,6 +132,8 @@ def test_se_order_of_each_cells_units_comes_from_the_reference(
         (lambda t: t.update(se_unit_order=[*t["se_unit_order"][1:], 0]), "se_unit_order"),
         (lambda t: t.update(se_unit_order=[*t["se_unit_order"][:-1], 27]), "se_unit_order"),
         (lambda t: t.update(se_units_of=[18, 0, 9] * 81), "se_units_of"),
+        (lambda t: t.update(work_charges=(-1, *t["work_charges"][1:])), "work_charges"),
+        (lambda t: t.update(work_charges=t["work_charges"][:-1]), "work_charges"),
     ],
     ids=[
         "unknown rung",
@@ -122,6 +149,8 @@ def test_se_order_of_each_cells_units_comes_from_the_reference(
         "SE's unit order not a permutation",
         "SE's unit order past the units",
         "a cell's units not its own",
+        "a negative work charge",
+        "a work charge missing",
     ],
 )
 def test_a_table_the_core_cannot_match_refuses_it_with_a_message_naming_it(

@@ -6,14 +6,13 @@ from __future__ import annotations
 import pytest
 
 import solver
-from solver import chains, engine, rating
+from solver import chains, engine, rating, work
 from solver.board import Board
 from solver.cycles import best_hint
 from solver.grid import parse
 from solver.ladder import (
     LADDER,
     LADDERS,
-    MAX_CHAIN_BUDGET,
     SE_CHAINS,
     VALUES,
     climb,
@@ -83,31 +82,47 @@ SUKAKU_CYCLE = ".4.9.7...12.....7456...1........5.32..4.3.8..23.6........8...458
 
 def test_the_sukaku_profile_rates_ses_chains_exactly_after_its_own_rules() -> None:
     """On `sukaku` SE's chains come after SukakuExplainer's own rules, and a puzzle whose step
-    is one of them gets SukakuExplainer's rating, flagged exact, within a chain budget."""
+    is one of them gets SukakuExplainer's rating, flagged exact, within a work budget."""
     ladder = [rung.name for rung in LADDERS["sukaku"]]
     assert ladder.index("vwxyz_wing") < ladder.index("bidirectional_x_cycle")
-    result = engine.solve(SUKAKU_CYCLE, profile="sukaku", chain_budget=MAX_CHAIN_BUDGET)
+    result = engine.solve(SUKAKU_CYCLE, profile="sukaku", work_budget=work.MAX_BUDGET)
     assert result.rating_exact
     assert result.difficulty_score == 6.7
     assert result.metrics.hardest_technique == "bidirectional_y_cycle"
-    assert not engine.solve(SUKAKU_CYCLE, profile="sukaku").rating_exact
+    assert not engine.solve(SUKAKU_CYCLE, profile="sukaku", work_budget=0).rating_exact
 
 
-def test_a_puzzle_se_rates_by_a_forcing_chain_is_rated_exactly_within_a_chain_budget() -> None:
-    """With a budget that allows its one chain step, a puzzle whose SE step is a forcing
-    XY-chain gets SE's value and is flagged exact (in the core as in the reference)."""
+def exact_work(puzzle: str) -> int:
+    """The units of work the reference's exact rating of ``puzzle`` takes (no budget bound)."""
+    result = engine.solve(puzzle, work_budget=work.MAX_BUDGET)
+    assert result.rating_exact
+    return result.metrics.work
+
+
+def test_a_puzzle_se_rates_by_a_forcing_chain_is_rated_exactly_within_the_work_it_takes() -> None:
+    """With a budget of just the work its one chain step takes, a puzzle whose SE step is a
+    forcing XY-chain gets SE's value and is flagged exact, spending all of it and not over
+    budget (in the core as in the reference)."""
     puzzle, rung, value = SE_STEPS[4]
-    for result in (engine.solve(puzzle, chain_budget=1), solver.solve(puzzle, chain_budget=1)):
+    needed = exact_work(puzzle)
+    for result in (
+        engine.solve(puzzle, work_budget=needed),
+        solver.solve(puzzle, work_budget=needed),
+    ):
         assert result.rating_exact
+        assert not result.over_budget
         assert result.difficulty_score == value
         assert result.metrics.technique_counts[rung] == 1
+        assert result.metrics.work == needed
 
 
-def test_with_chain_budget_0_the_same_puzzle_keeps_an_estimate_from_the_lower_floor() -> None:
-    """Budget 0 (the default) never tries SE's chains: the puzzle is rated by the estimate,
-    from 0.1 above aligned pair exclusion, and not flagged exact."""
+def test_with_work_budget_0_the_same_puzzle_keeps_an_estimate_from_the_lower_floor() -> None:
+    """Budget 0 never tries SE's chains: the puzzle is rated by the estimate, from 0.1 above
+    aligned pair exclusion, and not flagged exact (nor over budget: there was none to spend)."""
     puzzle = SE_STEPS[4][0]
-    for result in (engine.solve(puzzle), solver.solve(puzzle, chain_budget=0)):
+    for result in (engine.solve(puzzle, work_budget=0), solver.solve(puzzle, work_budget=0)):
+        assert not result.over_budget
+        assert result.metrics.work == 0
         assert not result.rating_exact
         assert result.difficulty_score is not None
         assert result.difficulty_score >= rating.search_floor(0) == 6.3
@@ -115,18 +130,22 @@ def test_with_chain_budget_0_the_same_puzzle_keeps_an_estimate_from_the_lower_fl
         assert "forcing_chain" in result.metrics.technique_counts
 
 
-def test_a_puzzle_needing_more_chain_steps_than_its_budget_keeps_an_estimate() -> None:
-    """A puzzle whose path takes two chain steps, given one: one step is taken, the rest is
-    left to the estimate, from 0.1 above SE's chaining rungs (nested forcing chains, level 4),
-    and the rating is not flagged exact."""
+def test_a_puzzle_given_less_work_than_its_chain_steps_take_keeps_an_estimate() -> None:
+    """A puzzle whose path takes two chain steps, given one unit less than they take: the
+    first step is taken, the second abandoned when the budget runs out, the rest left to the
+    estimate, from 0.1 above SE's chaining rungs (nested forcing chains, level 4); the rating
+    is not flagged exact but over budget, the whole budget spent."""
     puzzle = SE_STEPS[2][0]
-    result = engine.solve(puzzle, chain_budget=1)
+    needed = exact_work(puzzle)
+    result = engine.solve(puzzle, work_budget=needed - 1)
     counts = result.metrics.technique_counts
     assert sum(n for name, n in counts.items() if name in SE_CHAINS) == 1
     assert not result.rating_exact
+    assert result.over_budget
+    assert result.metrics.work == needed - 1
     assert result.difficulty_score is not None
     assert result.difficulty_score >= rating.search_floor(1) == rating.SEARCH_FLOOR == 10.6
-    assert engine.solve(puzzle, chain_budget=2).rating_exact
+    assert engine.solve(puzzle, work_budget=needed).rating_exact
 
 
 def test_the_estimates_floor_is_that_of_the_ladder_the_climb_could_use() -> None:
@@ -139,13 +158,13 @@ def test_the_estimates_floor_is_that_of_the_ladder_the_climb_could_use() -> None
     assert rating.search_floor(0, "sukaku") == rating.search_floor(0)
 
 
-@pytest.mark.parametrize("chain_budget", [-1, MAX_CHAIN_BUDGET + 1])
-def test_a_chain_budget_out_of_range_is_refused(chain_budget: int) -> None:
-    """Below 0 or above MAX_CHAIN_BUDGET: ValueError, in both backends."""
-    with pytest.raises(ValueError, match="chain_budget"):
-        engine.solve(SE_STEPS[0][0], chain_budget=chain_budget)
-    with pytest.raises(ValueError, match="chain_budget"):
-        solver.solve_many([SE_STEPS[0][0]], chain_budget=chain_budget)
+@pytest.mark.parametrize("work_budget", [-1, work.MAX_BUDGET + 1])
+def test_a_work_budget_out_of_range_is_refused(work_budget: int) -> None:
+    """Below 0 or above work.MAX_BUDGET: ValueError naming it, in both backends."""
+    with pytest.raises(ValueError, match="work_budget"):
+        engine.solve(SE_STEPS[0][0], work_budget=work_budget)
+    with pytest.raises(ValueError, match="work_budget"):
+        solver.solve_many([SE_STEPS[0][0]], work_budget=work_budget)
 
 
 def test_puzzles_se_rates_by_x_chains_and_cycles_get_ses_rating_flagged_exact() -> None:
@@ -154,7 +173,7 @@ def test_puzzles_se_rates_by_x_chains_and_cycles_get_ses_rating_flagged_exact() 
     rating (the rest take another path, where SE uses a rule this ladder lacks: a unique
     rectangle of type 3 or 4, say)."""
     puzzles = [(p, er) for p, er, _, _ in tuned(6.5, 6.9, 12)]
-    results = [engine.solve(p, chain_budget=MAX_CHAIN_BUDGET) for p, _ in puzzles]
+    results = [engine.solve(p, work_budget=work.MAX_BUDGET) for p, _ in puzzles]
     assert all(r.rating_exact for r in results)
     right = sum(r.difficulty_score == er for r, (_, er) in zip(results, puzzles, strict=True))
     assert right >= 0.85 * len(puzzles)
@@ -165,7 +184,7 @@ def test_puzzles_se_rates_by_bivalue_chains_get_ses_rating_flagged_exact() -> No
     bilocation links) are mostly rated exactly when SE's chains are within the budget, at least
     85% of them at SE's very rating."""
     puzzles = [(p, er) for p, er, _, _ in tuned(7.0, 7.3, 10)]
-    results = [engine.solve(p, chain_budget=MAX_CHAIN_BUDGET) for p, _ in puzzles]
+    results = [engine.solve(p, work_budget=work.MAX_BUDGET) for p, _ in puzzles]
     right = sum(
         r.rating_exact and r.difficulty_score == er
         for r, (_, er) in zip(results, puzzles, strict=True)

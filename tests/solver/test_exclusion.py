@@ -10,11 +10,10 @@ from __future__ import annotations
 import pytest
 
 import solver
-from solver import engine, rating
+from solver import engine, rating, work
 from solver.cycles import SEARCHES
 from solver.ladder import (
     LADDERS,
-    MAX_CHAIN_BUDGET,
     PROFILES,
     SE_CHAINS,
     VALUES,
@@ -47,7 +46,7 @@ def test_the_rung_takes_se_step_with_se_value(puzzle: str, removed: set[str]) ->
 def test_it_follows_every_chain_of_one_assumption_as_in_se() -> None:
     """SE tries it among its chaining producers, after "Forcing Chains & Cycles" and taking
     the first hint: on the ladder it comes after those chains, whatever their value, and
-    is tried only with them (within the chain budget, on `classic` only)."""
+    is tried only with them (within the work budget, on `classic` only)."""
     names = [rung.name for rung in LADDERS["classic"]]
     k = names.index("aligned_triplet_exclusion")
     assert set(names[k - 5 : k]) == {
@@ -61,20 +60,20 @@ def test_it_follows_every_chain_of_one_assumption_as_in_se() -> None:
 
 
 @pytest.mark.parametrize("puzzle", [c[0] for c in SE_STEPS], ids=["1", "2"])
-def test_a_puzzle_se_rates_by_it_is_rated_exactly_within_a_chain_budget(puzzle: str) -> None:
+def test_a_puzzle_se_rates_by_it_is_rated_exactly_within_a_work_budget(puzzle: str) -> None:
     """ER 7.5, EP and ED 1.2 in classic SE: the same, flagged exact, core and reference."""
     for result in (
-        engine.solve(puzzle, chain_budget=MAX_CHAIN_BUDGET),
-        solver.solve(puzzle, chain_budget=MAX_CHAIN_BUDGET),
+        engine.solve(puzzle, work_budget=work.MAX_BUDGET),
+        solver.solve(puzzle, work_budget=work.MAX_BUDGET),
     ):
         assert result.rating_exact
         assert (result.difficulty_score, result.ep, result.ed) == (7.5, 1.2, 1.2)
         assert result.metrics.technique_counts["aligned_triplet_exclusion"] >= 1
 
 
-def test_with_chain_budget_0_it_is_never_tried() -> None:
+def test_with_work_budget_0_it_is_never_tried() -> None:
     """Budget 0 skips it with the chains: the puzzle keeps an estimate, not flagged exact."""
-    result = solver.solve(SE_STEPS[0][0], chain_budget=0)
+    result = solver.solve(SE_STEPS[0][0], work_budget=0)
     assert not result.rating_exact
     assert "aligned_triplet_exclusion" not in result.metrics.technique_counts
     assert result.difficulty_score is not None
@@ -86,6 +85,6 @@ def test_with_chain_budget_0_it_is_never_tried() -> None:
 def test_the_core_takes_the_same_steps_as_the_reference_on_these_puzzles(profile: str) -> None:
     """The puzzles above: identical results from core and reference."""
     numbered = list(enumerate((case[0] for case in SE_STEPS), 1))
-    found = check_batch(("SE steps", DEFAULT_NODE_BUDGET, numbered, profile, MAX_CHAIN_BUDGET))
+    found = check_batch(("SE steps", DEFAULT_NODE_BUDGET, numbered, profile, work.MAX_BUDGET))
     if found:
         pytest.fail(verdict(found, len(numbered)))

@@ -10,13 +10,12 @@ from __future__ import annotations
 import pytest
 
 import solver
-from solver import engine, rating
+from solver import engine, rating, work
 from solver.board import Board
 from solver.forcing import DYNAMIC, MULTIPLE, NISHIO, best_hint, complexity, implications
 from solver.grid import parse
 from solver.ladder import (
     LADDERS,
-    MAX_CHAIN_BUDGET,
     PROFILES,
     SE_CHAINS,
     VALUES,
@@ -33,7 +32,7 @@ NISHIO_PUZZLE = "..27.9.3.73....49..9..1...71..5.7..2..9.6.1..2..1.4..99...7..1.
 
 def test_they_follow_aligned_triplet_exclusion_in_ses_order_with_ses_values() -> None:
     """SE's producers after aligned triplet exclusion: Nishio 7.5, multiple 8.0, dynamic 8.5;
-    tried within the chain budget, on both profiles (SukakuExplainer's chains are SE's)."""
+    tried within the work budget, on both profiles (SukakuExplainer's chains are SE's)."""
     for profile in PROFILES:
         names = [rung.name for rung in LADDERS[profile]]
         k = names.index("aligned_triplet_exclusion")
@@ -95,17 +94,17 @@ def test_the_hint_is_the_least_complex_and_agrees_with_the_solution() -> None:
 @pytest.mark.parametrize(("lo", "hi"), BANDS, ids=["nishio", "multiple", "dynamic"])
 def test_puzzles_se_rates_by_them_get_ses_er_ep_and_ed_flagged_exact(lo: float, hi: float) -> None:
     """Puzzles classic SE rates in the band (its chains of several assumptions, with their
-    lengths): SE's very ER, EP and ED, flagged exact, within the chain budget."""
+    lengths): SE's very ER, EP and ED, flagged exact, within the work budget."""
     puzzles = tuned(lo, hi, 6)
-    results = solver.solve_many([p for p, *_ in puzzles], chain_budget=MAX_CHAIN_BUDGET)
+    results = solver.solve_many([p for p, *_ in puzzles], work_budget=work.MAX_BUDGET)
     for result, (_, er, ep, ed) in zip(results, puzzles, strict=True):
         assert result.rating_exact
         assert (result.difficulty_score, result.ep, result.ed) == (er, ep, ed)
 
 
-def test_with_chain_budget_0_they_are_never_tried() -> None:
+def test_with_work_budget_0_they_are_never_tried() -> None:
     """Budget 0 skips them with the other chains: the puzzle keeps an estimate."""
-    result = solver.solve(NISHIO_PUZZLE, chain_budget=0)
+    result = solver.solve(NISHIO_PUZZLE, work_budget=0)
     assert not result.rating_exact
     assert not set(FORCING) & set(result.metrics.technique_counts)
 
@@ -116,6 +115,6 @@ def test_the_core_takes_the_same_steps_as_the_reference() -> None:
     puzzles = [
         p for lo, hi in [(7.6, 7.9), (8.0, 8.4), (8.5, 9.0)] for p, *_ in tuned(lo, hi, 1)[:2]
     ]
-    core = solver.solve_many(puzzles, chain_budget=MAX_CHAIN_BUDGET)
-    reference = [engine.solve(p, chain_budget=MAX_CHAIN_BUDGET) for p in puzzles]
+    core = solver.solve_many(puzzles, work_budget=work.MAX_BUDGET)
+    reference = [engine.solve(p, work_budget=work.MAX_BUDGET) for p in puzzles]
     assert core == reference

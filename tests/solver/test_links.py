@@ -8,14 +8,14 @@ from types import ModuleType
 
 import pytest
 
-from solver import engine
+from solver import engine, work
 from solver.board import NOTHING, Board
 from solver.grid import BIT, parse
 from solver.ladder import LADDERS, VALUES, climb
 from solver.links import grouped_two_strong_links, three_strong_links
 from solver.search import DEFAULT_NODE_BUDGET
 from solver.turbot import skyscraper
-from tests.solver.parity import fields
+from tests.solver.parity import SMALL_WORK, fields
 from tests.solver.test_techniques import changes
 
 SUKAKU = LADDERS["sukaku"]
@@ -203,13 +203,13 @@ def test_a_board_without_candidates_has_no_chain() -> None:
 @pytest.mark.parametrize(
     "puzzle", sorted({step[1] for step in SE_STEPS} | {step[0] for step in SE_GROUPED_TWO})
 )
-@pytest.mark.parametrize("chains", [0, 1000])
+@pytest.mark.parametrize("chains", [0, SMALL_WORK, work.DEFAULT])
 def test_the_core_and_the_reference_agree_on_puzzles_needing_the_chains(
     native: ModuleType, puzzle: str, chains: int
 ) -> None:
     """The compiled core rates and solves each puzzle exactly as the Python reference."""
     ((got, _),) = native.solve_many(
-        [puzzle], node_budget=DEFAULT_NODE_BUDGET, profile="sukaku", chain_budget=chains
+        [puzzle], node_budget=DEFAULT_NODE_BUDGET, profile="sukaku", work_budget=chains
     )
-    expected = engine.solve(puzzle, profile="sukaku", chain_budget=chains)
+    expected = engine.solve(puzzle, profile="sukaku", work_budget=chains)
     assert fields(got) == fields(expected)

@@ -12,11 +12,11 @@ from types import ModuleType
 import pytest
 
 import solver
-from solver import cycles, engine, forcing, nested
+from solver import cycles, engine, forcing, nested, work
 from solver.board import Board
 from solver.forcing import DYNAMIC, DYNAMIC_PLUS, NESTED, best_hint, implications
 from solver.grid import parse
-from solver.ladder import LADDERS, MAX_CHAIN_BUDGET, PROFILES, SE_CHAINS, VALUES, climb
+from solver.ladder import LADDERS, PROFILES, SE_CHAINS, VALUES, climb
 from tests.solver.test_techniques import CASES
 
 # Puzzles whose hardest step in SE is a dynamic forcing chain (+), with classic SE's ER, EP and
@@ -84,7 +84,7 @@ def _plus_position(puzzle: str) -> Board:
 
 def test_where_dynamic_chains_find_nothing_the_plus_form_finds_a_true_conclusion() -> None:
     board = _plus_position(SE_PLUS[0][0])
-    solution = solver.solve(SE_PLUS[0][0]).solution
+    solution = solver.solve(SE_PLUS[0][0], work_budget=0).solution
     assert solution is not None
     assert best_hint(board.cands, DYNAMIC) is None
     hint = best_hint(board.cands, DYNAMIC_PLUS)
@@ -134,7 +134,7 @@ def test_sukakuexplainer_takes_eliminations_in_java_hash_map_order() -> None:
 
 
 def test_puzzles_se_rates_by_it_get_ses_er_ep_and_ed_flagged_exact() -> None:
-    results = solver.solve_many([p for p, *_ in SE_PLUS], chain_budget=MAX_CHAIN_BUDGET)
+    results = solver.solve_many([p for p, *_ in SE_PLUS], work_budget=work.MAX_BUDGET)
     for result, (_, er, ep, ed) in zip(results, SE_PLUS, strict=True):
         assert result.rating_exact
         assert result.metrics.hardest_technique == "dynamic_forcing_chain_plus"
@@ -144,7 +144,7 @@ def test_puzzles_se_rates_by_it_get_ses_er_ep_and_ed_flagged_exact() -> None:
 def test_sukaku_gets_sukakuexplainers_er_for_them() -> None:
     puzzles = SE_PLUS[:3]
     results = solver.solve_many(
-        [p for p, *_ in puzzles], chain_budget=MAX_CHAIN_BUDGET, profile="sukaku"
+        [p for p, *_ in puzzles], work_budget=work.MAX_BUDGET, profile="sukaku"
     )
     assert [(r.rating_exact, r.difficulty_score) for r in results] == [
         (True, er) for _, er, *_ in puzzles
@@ -155,8 +155,8 @@ def test_sukaku_gets_sukakuexplainers_er_for_them() -> None:
 @pytest.mark.parametrize("profile", PROFILES)
 def test_the_core_takes_the_same_steps_as_the_reference(profile: str) -> None:
     puzzle = SE_PLUS[1][0]
-    core = solver.solve(puzzle, chain_budget=MAX_CHAIN_BUDGET, profile=profile)
-    assert core == engine.solve(puzzle, chain_budget=MAX_CHAIN_BUDGET, profile=profile)
+    core = solver.solve(puzzle, work_budget=work.MAX_BUDGET, profile=profile)
+    assert core == engine.solve(puzzle, work_budget=work.MAX_BUDGET, profile=profile)
 
 
 # Puzzles of the forum's hardest list whose hardest step in SE is a nested forcing chain of
@@ -225,7 +225,7 @@ def _position(puzzle: str, rung: str) -> Board:
 def _check_handed_on(puzzle: str, hints: tuple[cycles.Chain, ...]) -> None:
     """The hints a producer hands a nesting chain on a position of ``puzzle``: more than one,
     each set of removals once, none removing a candidate of the solution."""
-    solution = solver.solve(puzzle).solution
+    solution = solver.solve(puzzle, work_budget=0).solution
     assert solution is not None
     assert len(hints) > 1
     assert len({h.removals for h in hints}) == len(hints)
@@ -272,7 +272,7 @@ def test_a_nested_run_rests_the_chains_it_applies_on_candidates_it_removed() -> 
     board = _position(SE_NESTED[2][0], "nested_forcing_chain")
     assert best_hint(board.cands, DYNAMIC_PLUS) is None
     hint = best_hint(board.cands, NESTED)
-    solution = solver.solve(SE_NESTED[2][0]).solution
+    solution = solver.solve(SE_NESTED[2][0], work_budget=0).solution
     assert hint is not None
     assert solution is not None
     cell, d = divmod(hint.target >> 1, 9)
@@ -349,7 +349,7 @@ SE_NESTED_4 = [
 def test_nested_puzzles_get_ses_er_ep_and_ed_flagged_exact(
     puzzles: list[tuple[str, float, float, float]], rung: str
 ) -> None:
-    results = solver.solve_many([p for p, *_ in puzzles], chain_budget=MAX_CHAIN_BUDGET)
+    results = solver.solve_many([p for p, *_ in puzzles], work_budget=work.MAX_BUDGET)
     for result, (_, er, ep, ed) in zip(results, puzzles, strict=True):
         assert result.rating_exact
         assert result.metrics.hardest_technique == rung
@@ -359,8 +359,8 @@ def test_nested_puzzles_get_ses_er_ep_and_ed_flagged_exact(
 @pytest.mark.usefixtures("native")
 def test_the_core_nests_chains_as_the_reference_does() -> None:
     puzzle = SE_NESTED[2][0]
-    core = solver.solve(puzzle, chain_budget=MAX_CHAIN_BUDGET)
-    assert core == engine.solve(puzzle, chain_budget=MAX_CHAIN_BUDGET)
+    core = solver.solve(puzzle, work_budget=work.MAX_BUDGET)
+    assert core == engine.solve(puzzle, work_budget=work.MAX_BUDGET)
 
 
 def _boards_inside_runs(puzzle: str, rung: str, count: int) -> list[tuple[list[int], list[int]]]:
@@ -411,7 +411,7 @@ def test_sukaku_keeps_an_estimate_flagged_inexact_where_classic_nests_level_4() 
     """SukakuExplainer nests its chains beyond level 3 its own way, which the sukaku profile
     does not follow: a puzzle classic SE rates by level 4 is estimated there, from 10.1."""
     puzzle, *_ = SE_NESTED_4[0]
-    result = solver.solve(puzzle, chain_budget=MAX_CHAIN_BUDGET, profile="sukaku")
+    result = solver.solve(puzzle, work_budget=work.MAX_BUDGET, profile="sukaku")
     assert not result.rating_exact
     assert result.difficulty_score is not None
     assert result.difficulty_score >= 10.1
@@ -423,7 +423,7 @@ def test_sukaku_gets_sukakuexplainers_er_for_nested_chains() -> None:
     does."""
     puzzles = [*SE_NESTED[:3], SE_NESTED_3[0]]
     results = solver.solve_many(
-        [p for p, *_ in puzzles], chain_budget=MAX_CHAIN_BUDGET, profile="sukaku"
+        [p for p, *_ in puzzles], work_budget=work.MAX_BUDGET, profile="sukaku"
     )
     assert [(r.rating_exact, r.difficulty_score) for r in results] == [
         (True, er) for _, er, *_ in puzzles

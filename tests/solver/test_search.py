@@ -12,7 +12,8 @@ from solver.ladder import climb
 from solver.result import STATUSES
 
 EASY = "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......"
-# A forum_hardest_375 puzzle: the ladder stalls, search is needed.
+# A forum_hardest_375 puzzle: without SE's chains (work budget 0) the ladder stalls, search is
+# needed.
 HARD = "........8..3...4...9..2..6.....79.......612...6.5.2.7...8...5...1.....2.4.5.....3"
 
 
@@ -30,7 +31,7 @@ def test_a_puzzle_the_ladder_finishes_is_solved_by_elimination_without_search() 
 
 def test_a_puzzle_needing_search_is_solved_with_effort_counted() -> None:
     """Search finds the unique solution and reports guesses, depth and nodes."""
-    result = solver.solve(HARD)
+    result = solver.solve(HARD, work_budget=0)
     assert result.status == "solved"
     assert solver.is_solution(HARD, result.solution or "")
     m = result.metrics
@@ -43,8 +44,9 @@ def test_a_puzzle_needing_search_is_solved_with_effort_counted() -> None:
 
 
 def test_the_empty_grid_is_multiple_after_a_handful_of_nodes() -> None:
-    """81 empty cells: two solutions turn up almost at once (a few dozen nodes, no more)."""
-    result = solver.solve("." * 81)
+    """81 empty cells: two solutions turn up almost at once (a few dozen nodes, no more), SE's
+    chains not tried (they would try every assumption in vain first)."""
+    result = solver.solve("." * 81, work_budget=0)
     assert result.metrics.nodes <= 100
     assert result.status == "multiple"
     assert result.solution is None
@@ -53,7 +55,7 @@ def test_the_empty_grid_is_multiple_after_a_handful_of_nodes() -> None:
 
 def test_a_small_node_budget_gives_up_with_the_metrics_so_far() -> None:
     """Exceeding the node budget stops the search: gave_up, never a hang."""
-    result = solver.solve(HARD, node_budget=5)
+    result = solver.solve(HARD, node_budget=5, work_budget=0)
     assert result.status == "gave_up"
     assert result.metrics.nodes == 5
     assert result.solution is None
@@ -81,7 +83,7 @@ def test_a_cell_without_candidates_is_unsolvable_with_the_cell_named() -> None:
 
 def test_a_wrong_given_that_conflicts_with_nothing_is_unsolvable() -> None:
     """A hard puzzle with a wrong extra given has no solution (found by logic or search)."""
-    solution = solver.solve(HARD).solution or ""
+    solution = solver.solve(HARD, work_budget=0).solution or ""
     i = HARD.index(".")
     wrong = next(
         d
@@ -105,10 +107,11 @@ def test_a_complete_grid_is_solved_at_the_bottom_of_the_scale() -> None:
 
 def test_to_dict_is_plain_json_and_the_result_is_frozen() -> None:
     """to_dict round-trips through json; fields cannot be reassigned."""
-    result = solver.solve(HARD)
+    result = solver.solve(HARD, work_budget=0)
     data = json.loads(json.dumps(result.to_dict()))
     assert data["status"] == "solved"
     assert data["metrics"]["technique_counts"] == dict(result.metrics.technique_counts)
+    assert (data["metrics"]["work"], data["over_budget"]) == (0, False)
     assert set(data) == {
         "puzzle",
         "status",
@@ -120,6 +123,7 @@ def test_to_dict_is_plain_json_and_the_result_is_frozen() -> None:
         "ep",
         "ed",
         "rating_exact",
+        "over_budget",
     }
     assert result.status in STATUSES
     with pytest.raises(AttributeError):

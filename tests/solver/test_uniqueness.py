@@ -10,9 +10,10 @@ from __future__ import annotations
 import pytest
 
 import solver
+from solver import work
 from solver.board import Board
 from solver.grid import digits_of, parse
-from solver.ladder import LADDERS, MAX_CHAIN_BUDGET, PROFILES, VALUES
+from solver.ladder import LADDERS, PROFILES, VALUES
 from solver.search import DEFAULT_NODE_BUDGET
 from solver.uniqueness import LOOP_BONUS, loop_bonus
 from tests.solver.parity import check_batch, verdict
@@ -189,7 +190,7 @@ def test_the_core_takes_the_same_steps_as_the_reference_on_these_puzzles(profile
     """The puzzles above and the rungs' cases: identical results from core and reference."""
     puzzles = [case[0] for case in SE_STEPS] + [CASES[name][0] for name in NEW_RUNGS]
     numbered = list(enumerate(puzzles, 1))
-    found = check_batch(("SE steps", DEFAULT_NODE_BUDGET, numbered, profile, MAX_CHAIN_BUDGET))
+    found = check_batch(("SE steps", DEFAULT_NODE_BUDGET, numbered, profile, work.MAX_BUDGET))
     if found:
         pytest.fail(verdict(found, len(puzzles)))
 
