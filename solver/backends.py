@@ -112,11 +112,12 @@ def solve_many_timed(
     """``solve_many`` with the seconds each puzzle took. Each puzzle's rating may do
     ``work_budget`` units of work, and all of them together ``batch_budget`` (None: no bound),
     each taking what it used from it in order: a puzzle left with less than its own budget ends
-    ``over_budget`` sooner, as it would with a smaller budget."""
+    ``over_budget`` sooner (with none left, SE's chains are still on for it, spent at once:
+    ``engine.solve_within``)."""
     check_profile(profile)
     work.check_budget(work_budget)
     if batch_budget is not None:
-        work.check_budget(batch_budget)
+        work.check_budget(batch_budget, "batch_budget")
     if _active == "native":
         return native.solve_many(
             puzzles,

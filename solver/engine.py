@@ -66,6 +66,8 @@ def solve_within(
         return _unrated(text, "invalid", conflict, Metrics(givens=givens))
     board = Board.from_grid(grid)
     path: list[Step] = []
+    proof = Proof(grid, node_budget)
+    chains.gate = proof.unique_or_unknown
     counts, stall, contradiction = climb_profile(board, profile, chains, path)
     logic = Metrics(
         solved_by_elimination=board.solved() and contradiction is None,
@@ -75,9 +77,7 @@ def solve_within(
         work=chains.used,
     )
     if ASSUMES_UNIQUENESS.intersection(counts):
-        proof = Search(node_budget=node_budget)
-        proof.run(Board.from_grid(grid).masks())
-        if (unrated := verdict(grid, text, proof, logic)) is not None:
+        if (unrated := verdict(grid, text, proof.search(), logic)) is not None:
             return unrated
     if contradiction is not None:
         return _unrated(text, "unsolvable", str(contradiction), logic)
@@ -89,6 +89,28 @@ def solve_within(
     if chains.spent and solved.rating_exact is False:  # only a rating waits for more work
         return replace(solved, over_budget=True)
     return solved
+
+
+class Proof:
+    """The search that proves, from the givens, how many solutions a puzzle has (to two), made
+    at most once: when a path used a rung that assumes uniqueness, and before SE's chains are
+    first tried, since a puzzle without exactly one solution gets no rating they could make
+    (the chains would only try every assumption in vain, seconds a puzzle)."""
+
+    def __init__(self, grid: Grid, node_budget: int) -> None:
+        self.grid, self.node_budget = grid, node_budget
+        self.run: Search | None = None
+
+    def search(self) -> Search:
+        if self.run is None:
+            self.run = Search(node_budget=self.node_budget)
+            self.run.run(Board.from_grid(self.grid).masks())
+        return self.run
+
+    def unique_or_unknown(self) -> bool:
+        """False only when the puzzle is proved to have no solution or several."""
+        run = self.search()
+        return run.gave_up or len(run.solutions) == 1
 
 
 def verdict(grid: Grid, text: str, run: Search, metrics: Metrics) -> SolveResult | None:

@@ -278,6 +278,11 @@ def _within(budget: work.Budget, step: StepFn, rung: Rung, board: Board) -> Foun
     its search is done)."""
     if not budget.on or budget.spent:
         return None
+    if budget.gate is not None:
+        gate, budget.gate = budget.gate, None
+        if not gate():
+            budget.on = False
+            return None
     with work.charging(budget):
         try:
             return step(rung, board)

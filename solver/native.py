@@ -186,7 +186,7 @@ def solve_many(
     work.check_budget(work_budget)
     texts = _texts(puzzles, name_index)
     ladder = PROFILES.index(profile)
-    batch = -1 if batch_budget is None else work.check_budget(batch_budget)
+    batch = -1 if batch_budget is None else work.check_budget(batch_budget, "batch_budget")
     raws = _core.solve_many(texts, node_budget, ladder, work_budget, batch)
     if None in raws:  # not the plain form: the reference parser explains or normalises
         plain = [

@@ -25,6 +25,8 @@ from typing import Any
 
 from solver import work
 from solver.board import Board, Found
+from solver.engine import Proof
+from solver.search import DEFAULT_NODE_BUDGET
 from solver.grid import PEERS, Mask, cell_name, check_grid, digits_of, find_conflict, parse, to_text
 from solver.ladder import (
     DEFAULT_PROFILE,
@@ -129,6 +131,7 @@ def solving_path(
         empty = tuple(i for i, d in enumerate(grid) if not d)
         return SolvingPath(text, profile, work_budget, (), empty, conflict)
     board = Board.from_grid(grid)
+    chains.gate = Proof(grid, DEFAULT_NODE_BUDGET).unique_or_unknown  # as `solve` asks
     climbed: list[Step] = []
     changes: list[Change] = []
     _, _, contradiction = climb_profile(board, profile, chains, climbed, _recording(step, changes))

@@ -56,16 +56,19 @@ class WorkSpent(Exception):
 
 class Budget:
     """The work one climb may do: ``units`` (0: SE's chains are never tried), or less when a
-    batch has less ``left`` in all; what is ``left`` of it, and whether it ran out (``spent``)."""
+    batch has less ``left`` in all; what is ``left`` of it, and whether it ran out (``spent``).
+    A ``gate``, asked once before the first chain rung is tried, may turn SE's chains off for
+    the climb (``solver.engine``: a puzzle proved not to have one solution, whose rating they
+    could never make)."""
 
-    __slots__ = ("left", "on", "spent", "start")
+    __slots__ = ("gate", "left", "on", "spent", "start")
 
     def __init__(self, units: int, batch_left: int | None = None) -> None:
-        if not 0 <= units <= MAX_BUDGET:
-            raise ValueError(f"work_budget must be between 0 and {MAX_BUDGET}")
+        check_budget(units)
         self.on = units > 0
         self.start = self.left = units if batch_left is None else max(0, min(units, batch_left))
         self.spent = False
+        self.gate: Callable[[], bool] | None = None
 
     @property
     def used(self) -> int:
@@ -73,9 +76,10 @@ class Budget:
         return self.start - self.left
 
 
-def check_budget(units: int) -> int:
-    """The work budget, if it is within 0..MAX_BUDGET; ValueError otherwise."""
-    Budget(units)
+def check_budget(units: int, name: str = "work_budget") -> int:
+    """The work budget, if it is within 0..MAX_BUDGET; ValueError naming it otherwise."""
+    if not 0 <= units <= MAX_BUDGET:
+        raise ValueError(f"{name} must be between 0 and {MAX_BUDGET}")
     return units
 
 

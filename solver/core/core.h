@@ -309,6 +309,8 @@ typedef struct {
     int on;                       /* SE's chains may be tried (a budget of 0 never tries them) */
     int spent;                    /* the budget ran out: they are not tried again */
     int64_t start, left;          /* the units the climb began with, and those left */
+    int (*gate)(void *);          /* asked once before the first chain rung: 0 turns them off */
+    void *gate_ctx;
 } Budget;
 enum work_kind { WORK_RUN, WORK_STALL, WORK_CYCLES, WORK_EVERY_CYCLE, WORK_TRIPLET, WORK_KINDS };
 extern int64_t work_left;         /* what the chain rung under way may still charge */

@@ -98,6 +98,33 @@ static Contradiction climb_all(Board *board, int profile, Budget *chains, Outcom
     return climb(board, T.all[profile], T.n_all[profile], &path, out->counts, chains);
 }
 
+/* The search proving, from the givens, how many solutions the puzzle has (to two), made at
+ * most once (solver/engine.py Proof). */
+typedef struct {
+    const uint8_t *grid;
+    int64_t budget;
+    int done;
+    Search run;
+} Proof;
+
+static Search *proof_of(Proof *p) {
+    if (!p->done) {
+        Board fresh;
+        mask_t masks[81];
+        board_from_grid(&fresh, p->grid);
+        board_masks(&fresh, masks);
+        search_run(&p->run, p->budget, masks);
+        p->done = 1;
+    }
+    return &p->run;
+}
+
+/* Whether SE's chains may be tried: not when the puzzle is proved to have no solution or several. */
+static int unique_or_unknown(void *ctx) {
+    const Search *run = proof_of(ctx);
+    return run->gave_up || run->solutions == 1;
+}
+
 static int assumed_uniqueness(const int counts[MAX_RUNGS]) {
     for (int k = 0; k < T.n; k++) {
         if (counts[k] && T.rungs[k].assumes_uniqueness) return 1;
@@ -119,19 +146,15 @@ void solve_grid(const uint8_t grid[81], int64_t budget, int profile, Budget *cha
     mask_t stall[81];
     int stalled;
     double floor = T.search_floor[profile][chains->on];
+    Proof proof = {grid, budget, 0, {0}};
+    chains->gate = unique_or_unknown;
+    chains->gate_ctx = &proof;
     Contradiction why = climb_all(&board, profile, chains, out, stall, &stalled);
+    chains->gate = NULL;
     out->work = chains->start - chains->left;
     out->solved_by_elimination = !board.empty && !why.kind;
     out->hardest = hardest_rung(out->counts);
-    if (assumed_uniqueness(out->counts)) {
-        Board fresh;
-        mask_t masks[81];
-        Search proof;
-        board_from_grid(&fresh, grid);
-        board_masks(&fresh, masks);
-        search_run(&proof, budget, masks);
-        if (verdict(grid, &proof, out)) return;
-    }
+    if (assumed_uniqueness(out->counts) && verdict(grid, proof_of(&proof), out)) return;
     if (why.kind) {
         out->why = why;
         unrated(out, UNSOLVABLE);

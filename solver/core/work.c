@@ -7,13 +7,21 @@ jmp_buf *work_out;
 int64_t work_tally[WORK_KINDS];
 
 Budget work_budget(int64_t units, int64_t batch_left) {
-    Budget b = {units > 0, 0, units, units};
+    Budget b = {units > 0, 0, units, units, NULL, NULL};
     if (batch_left >= 0 && batch_left < units) b.start = b.left = batch_left;
     return b;
 }
 
 int work_apply(technique_fn apply, Board *b, Budget *budget, Found *found) {
     if (!budget->on || budget->spent) return 0;
+    if (budget->gate) {  /* asked once (solver/ladder.py _within) */
+        int (*gate)(void *) = budget->gate;
+        budget->gate = NULL;
+        if (!gate(budget->gate_ctx)) {
+            budget->on = 0;
+            return 0;
+        }
+    }
     jmp_buf here;
     jmp_buf *volatile outer = work_out;
     work_left = budget->left;
