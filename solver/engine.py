@@ -76,9 +76,9 @@ def solve_within(
         givens=givens,
         work=chains.used,
     )
-    if ASSUMES_UNIQUENESS.intersection(counts):
-        if (unrated := verdict(grid, text, proof.search(), logic)) is not None:
-            return unrated
+    assumed = ASSUMES_UNIQUENESS.intersection(counts)
+    if assumed and (unrated := verdict(grid, text, proof.search(), logic)) is not None:
+        return unrated
     if contradiction is not None:
         return _unrated(text, "unsolvable", str(contradiction), logic)
     if board.solved():

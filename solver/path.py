@@ -26,7 +26,6 @@ from typing import Any
 from solver import work
 from solver.board import Board, Found
 from solver.engine import Proof
-from solver.search import DEFAULT_NODE_BUDGET
 from solver.grid import PEERS, Mask, cell_name, check_grid, digits_of, find_conflict, parse, to_text
 from solver.ladder import (
     DEFAULT_PROFILE,
@@ -38,6 +37,7 @@ from solver.ladder import (
     check_profile,
     climb_profile,
 )
+from solver.search import DEFAULT_NODE_BUDGET
 
 Placement = tuple[int, int]  # (cell 0..80, digit 1..9): a digit placed, or a candidate removed
 Change = tuple[tuple[Placement, ...], tuple[Placement, ...]]  # (placed, removed)

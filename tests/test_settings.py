@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from db.urls import mask_url
 from db.tiers import RatingPlan
+from db.urls import mask_url
 from solver import work
 from worker.errors import SettingsError
 from worker.settings import Settings, batch_size, broker_url, database_url, rating_plan
