@@ -5,10 +5,8 @@ A collection owns its lines (`collection_puzzles`), its rejected lines and its b
 go with it. Puzzles and results are shared: a puzzle is stored once whichever collections hold
 it, and its result is the solver's verdict on those 81 characters, valid for any collection.
 They stay, even when no collection holds the puzzle any more, so importing it again later
-solves nothing (`puzzles` is "every distinct puzzle ever imported"). To reclaim their space:
-
-    DELETE FROM results WHERE puzzle_id NOT IN (SELECT puzzle_id FROM collection_puzzles);
-    DELETE FROM puzzles WHERE id NOT IN (SELECT puzzle_id FROM collection_puzzles);
+solves nothing (`puzzles` is "every distinct puzzle ever imported"). `prune_orphans` reclaims
+their space (`sudoku-batch db prune`): the puzzles no line holds, with what refers to them.
 
 Every function takes a Session and never commits. Lines go first: deleting a batch first
 would set `batch_id` to NULL on each of its lines, one update per line.
@@ -23,7 +21,17 @@ from sqlalchemy.orm import Session
 
 from db.counters import COUNTERS, collections_table
 from db.errors import UnknownCollection
-from db.models import Batch, Collection, CollectionPuzzle, RejectedLine, Submission
+from db.models import (
+    Batch,
+    BatchPuzzle,
+    Collection,
+    CollectionPuzzle,
+    Puzzle,
+    RejectedLine,
+    Result,
+    SolvingPath,
+    Submission,
+)
 
 lines_table = cast(Table, CollectionPuzzle.__table__)
 rejected_table = cast(Table, RejectedLine.__table__)
@@ -85,3 +93,22 @@ def drop_if_empty(session: Session, collection_id: int) -> bool:
     return bool(
         _delete(session, collections_table, table.id == collection_id, table.lines_read == 0)
     )
+
+
+class Pruned(NamedTuple):
+    """What `prune_orphans` removed: rows of each table."""
+
+    puzzles: int
+    results: int
+    paths: int
+
+
+def prune_orphans(session: Session) -> Pruned:
+    """Remove the puzzles no collection's line holds any more, with their results, solving
+    paths and places in rating batches (those first: they refer to the puzzles)."""
+    held = select(CollectionPuzzle.puzzle_id)
+    paths = _delete(session, cast(Table, SolvingPath.__table__), SolvingPath.puzzle_id.not_in(held))
+    _delete(session, cast(Table, BatchPuzzle.__table__), BatchPuzzle.puzzle_id.not_in(held))
+    results = _delete(session, cast(Table, Result.__table__), Result.puzzle_id.not_in(held))
+    puzzles = _delete(session, cast(Table, Puzzle.__table__), Puzzle.id.not_in(held))
+    return Pruned(puzzles, results, paths)

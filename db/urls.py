@@ -22,11 +22,16 @@ FORMS = "sqlite:///PATH or postgresql://USER:PASSWORD@HOST:5432/DATABASE"
 
 def database_url_problem(url: str) -> str | None:
     """Why `url` cannot name a sudoku-batch database, None when it can."""
-    scheme, separator, _rest = url.partition("://")
+    scheme, separator, rest = url.partition("://")
     if not separator or not scheme:
         return f"not a database URL: expected {FORMS}"
     if scheme.lower() not in SUPPORTED:
         return f"{scheme}:// is not supported: expected {FORMS}"
+    if SUPPORTED[scheme.lower()] == "sqlite" and rest and not rest.startswith("/"):
+        return (
+            f"{scheme}://{rest} names a host, not a file: write {scheme}:///{rest} (three "
+            "slashes) for a path relative to the current directory, or four for an absolute one"
+        )
     return None
 
 

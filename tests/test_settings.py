@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
+
 import pytest
 
 from db.tiers import RatingPlan
@@ -54,10 +58,6 @@ def test_a_negative_lost_batch_check_interval_is_refused(monkeypatch: pytest.Mon
 
 def test_the_command_line_reports_a_bad_setting_as_a_usage_error() -> None:
     """A fresh `sudoku-batch` process: exit code 2 and one line naming the variable."""
-    import os
-    import subprocess
-    import sys
-
     env = {**os.environ, "SUDOKU_DATABASE_URL": "notaurl"}
     done = subprocess.run(
         [sys.executable, "-m", "worker", "status"], env=env, capture_output=True, text=True
@@ -90,8 +90,28 @@ def test_a_database_url_the_storage_cannot_open_is_refused_with_the_forms_it_tak
     assert "s3cret" not in message
 
 
+def test_a_sqlite_url_with_two_slashes_is_one_line_naming_the_three_slash_form() -> None:
+    """`sqlite://sudoku.db` (a host, not a file: a common slip) ends `status` in one line, exit
+    2, saying what to write instead, not in SQLAlchemy's traceback."""
+    env = {**os.environ, "SUDOKU_DATABASE_URL": "sqlite://sudoku.db"}
+    done = subprocess.run(
+        [sys.executable, "-m", "worker", "status"], env=env, capture_output=True, text=True
+    )
+    assert done.returncode == 2
+    (line,) = done.stderr.splitlines()
+    assert line.startswith("error: SUDOKU_DATABASE_URL='sqlite://sudoku.db': ")
+    assert "write sqlite:///sudoku.db (three slashes)" in line
+
+
 @pytest.mark.parametrize(
-    "url", ["sqlite:///sudoku.db", "sqlite:////abs/x.db", "postgres://u@h/d", "postgresql://h/d"]
+    "url",
+    [
+        "sqlite:///sudoku.db",
+        "sqlite:////abs/x.db",
+        "sqlite://",
+        "postgres://u@h/d",
+        "postgresql://h/d",
+    ],
 )
 def test_sqlite_and_postgresql_urls_are_taken(monkeypatch: pytest.MonkeyPatch, url: str) -> None:
     """The two databases, in the forms SQLAlchemy and psql users write them."""

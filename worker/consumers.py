@@ -8,10 +8,12 @@ broadcast to every worker on the broker, and each answers with the queues it con
 from __future__ import annotations
 
 import time
+import warnings
 from collections.abc import Callable
 
 import kombu.exceptions
 from celery import Celery
+from celery.exceptions import DuplicateNodenameWarning
 
 from db.urls import mask_url
 from worker.messages import BROKER_TIMEOUT, bounded_connection
@@ -27,7 +29,10 @@ def consumers(celery: Celery, queue: str, timeout: float = REPLY_TIMEOUT) -> lis
     left in the app's pool, the reply consumer's pending read would be inherited by a
     process forked later (the pool of `run`), which then waits on it for ever.
     """
-    with bounded_connection(celery, BROKER_TIMEOUT) as connection:
+    with bounded_connection(celery, BROKER_TIMEOUT) as connection, warnings.catch_warnings():
+        # A busy worker's late answer to an earlier question (the bulk queue's, or the one
+        # asked ASK_EVERY seconds ago) comes back with this one's: counted once, below.
+        warnings.simplefilter("ignore", DuplicateNodenameWarning)
         inspect = celery.control.inspect(timeout=timeout, connection=connection)
         replies = inspect.active_queues() or {}
     return sorted(

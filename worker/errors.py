@@ -16,12 +16,19 @@ class SettingsError(SudokuBatchError, ValueError):
 
 
 class SourceError(SudokuBatchError, ValueError):
-    """The file as a whole cannot be read, say a CSV header without a puzzle column."""
+    """The file as a whole cannot be read: it is missing, a folder, not text, or a CSV whose
+    header has no puzzle column. Worded `PATH:LINE: message` (`PATH: message` without a
+    line), as compilers word theirs, so that editors and terminals jump to it."""
 
-    def __init__(self, path: Path, line: int, message: str) -> None:
-        super().__init__(f"{path}, line {line}: {message}")
+    def __init__(self, path: Path, line: int | None, message: str) -> None:
+        super().__init__(f"{where(path, line)}: {message}")
         self.path = path
         self.line = line
+
+
+def where(path: Path | str, line: int | None = None, column: int | None = None) -> str:
+    """`PATH:LINE:COLUMN` (as much of it as is known): a place in a file, as editors take it."""
+    return ":".join(str(part) for part in (path, line, column) if part is not None)
 
 
 class BrokerUnavailable(SudokuBatchError):
@@ -41,8 +48,12 @@ class OutputError(SudokuBatchError):
 
 
 class MissingExtra(SudokuBatchError, ImportError):
-    """An optional dependency is not installed; the message names the extra that brings it."""
+    """An optional dependency is not installed; the message names the extra that brings it, as
+    installed from a clone (an editable install of the repository) and from a package index."""
 
     def __init__(self, what: str, module: str, extra: str) -> None:
-        super().__init__(f"{what} needs {module}: pip install 'sudoku-batch[{extra}]'")
+        super().__init__(
+            f"{what} needs {module}: pip install -e '.[{extra}]' in a clone of the repository, "
+            f"or pip install 'sudoku-batch[{extra}]'"
+        )
         self.extra = extra

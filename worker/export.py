@@ -2,7 +2,8 @@
 
 Every format writes the same values: booleans as `true`/`false`, `technique_counts` as a JSON
 object with the techniques in ladder order (easiest first, whichever database stored it),
-timestamps in ISO 8601, NULL as an empty CSV cell or JSON `null`.
+timestamps in ISO 8601 with their time zone (UTC: SQLite keeps none, and every time the
+project stores is UTC), NULL as an empty CSV cell or JSON `null`.
 """
 
 from __future__ import annotations
@@ -10,7 +11,7 @@ from __future__ import annotations
 import csv
 import json
 from collections.abc import Iterable, Mapping, Sequence
-from datetime import datetime
+from datetime import UTC, datetime
 from itertools import islice
 from pathlib import Path
 from typing import IO, Any
@@ -29,10 +30,15 @@ def in_ladder_order(counts: Mapping[str, Any]) -> dict[str, Any]:
     return dict(sorted(counts.items(), key=lambda item: _RUNG.get(item[0], len(_RUNG))))
 
 
+def timestamp(value: datetime) -> str:
+    """ISO 8601 with the time zone: a time read back without one (SQLite) is UTC."""
+    return (value if value.tzinfo else value.replace(tzinfo=UTC)).isoformat()
+
+
 def json_value(value: Any) -> Any:
     """A column's value as plain JSON data."""
     if isinstance(value, datetime):
-        return value.isoformat()
+        return timestamp(value)
     if isinstance(value, Mapping):
         return in_ladder_order(value)
     return value
@@ -48,7 +54,7 @@ def text(value: Any) -> str:
     if isinstance(value, Mapping):
         return json.dumps(in_ladder_order(value))
     if isinstance(value, datetime):
-        return value.isoformat()
+        return timestamp(value)
     return str(value)
 
 

@@ -28,6 +28,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import BinaryIO
 
+from worker.errors import SourceError
 from worker.sources import content_hash
 
 STDIN = "-"
@@ -82,6 +83,18 @@ class Input:
     def is_terminal(self) -> bool:
         """True when reading it means reading what the user types."""
         return self.is_stdin and sys.stdin is not None and sys.stdin.isatty()
+
+    def check(self) -> None:
+        """SourceError, in one line naming it, unless it is something to read puzzles from."""
+        if self.is_stdin:
+            return
+        path = Path(self.given)
+        if path.is_dir():
+            raise SourceError(
+                path, None, f"a folder, not a file of puzzles: give the files in it ({path}/*)"
+            )
+        if not path.exists():
+            raise SourceError(path, None, "no such file")
 
 
 @dataclass(frozen=True)

@@ -114,12 +114,35 @@ class _Line(NamedTuple):
 def read_puzzles(path: Path, shown: str | None = None) -> Iterator[Accepted | Rejected]:
     """Every record of the file at `path`, in order; compression and format are detected.
 
-    Raises `SourceError` only for a fault of the whole file (a CSV header without a puzzle
-    column), naming the file `shown` (default: `path`); everything else, a truncated archive
-    included, becomes a `Rejected` record.
+    Raises `SourceError` only for a fault of the whole file (not text, or a CSV header without
+    a puzzle column), naming the file `shown` (default: `path`); everything else, a truncated
+    archive included, becomes a `Rejected` record.
     """
+    named = Path(shown) if shown else path
     with _open(path) as stream:
-        yield from _records(_raw_lines(stream), Path(shown) if shown else path)
+        _refuse_binary(stream, named)
+        yield from _records(_raw_lines(stream), named)
+
+
+# A file whose first bytes hold a NUL, or more than this share of bytes that no text holds
+# (ASCII controls but tab, CR, LF and form feed), is not text: a program, an image or an
+# archive of another kind, refused as a whole rather than read as thousands of bad lines.
+_SNIFF = 8192
+_BINARY_SHARE = 0.1
+_NOT_TEXT = bytes(set(range(32)) - {9, 10, 12, 13}) + b"\x7f"
+
+
+def _refuse_binary(stream: BufferedIOBase, path: Path) -> None:
+    """SourceError when the stream's first bytes are not text (they stay to be read)."""
+    head = stream.peek(_SNIFF)[:_SNIFF] if hasattr(stream, "peek") else b""
+    odd = len(head) - len(head.translate(None, _NOT_TEXT))
+    if b"\x00" in head or odd > _BINARY_SHARE * len(head):
+        raise SourceError(
+            path,
+            None,
+            f"not a text file of puzzles ({odd:,} of its first {len(head):,} bytes are not "
+            "text: a program, an image, an archive other than gzip, bzip2 or xz?)",
+        )
 
 
 def content_hash(path: Path) -> str:

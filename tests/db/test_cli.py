@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 from click.testing import CliRunner, Result
 
 from db import migrate
 from worker.cli import main
 from worker.cli.db import db
+
+SAMPLE = Path(__file__).resolve().parents[2] / "samples" / "sample.txt"
 
 
 def test_db_upgrade_migrates_the_database_of_the_environment(database_url: str) -> None:
@@ -93,3 +97,38 @@ def test_db_downgrade_goes_ahead_when_the_user_says_yes(sqlite_url: str) -> None
     result = downgrade_to_base(sqlite_url, answer="y\n")
     assert result.exit_code == 0, result.output
     assert migrate.current(sqlite_url) is None
+
+
+def test_db_prune_after_delete_removes_what_no_collection_holds_on_both_databases(
+    database_url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`run --paths`, `delete --yes`, then `db prune --yes`: the deleted collection's puzzles,
+    results and solving paths go (foreign keys and all, on SQLite and PostgreSQL); another
+    collection's stay."""
+    migrate.upgrade(database_url)
+    monkeypatch.setenv("SUDOKU_DATABASE_URL", database_url)
+    monkeypatch.setenv("SUDOKU_RATING", "fast")
+    lines = [line for line in SAMPLE.read_text().splitlines() if len(line) == 81]
+    (tmp_path / "q.txt").write_text("\n".join(lines[:6]) + "\n")
+    (tmp_path / "kept.txt").write_text("\n".join(lines[4:8]) + "\n")
+    runner = CliRunner()
+    for name in ("q", "kept"):
+        assert runner.invoke(main, ["run", "--paths", str(tmp_path / f"{name}.txt")]).exit_code == 0
+    assert runner.invoke(main, ["delete", "q", "--yes"]).exit_code == 0
+    pruned = runner.invoke(main, ["db", "prune", "--yes"])
+    assert pruned.exit_code == 0, pruned.output
+    assert "removed 4 puzzles no collection holds, with 4 results and 4 solving paths" in (
+        pruned.output
+    )
+    left = runner.invoke(main, ["query", "--format", "json", "--limit", "50"])
+    assert len(left.output.splitlines()) == 4
+
+
+def test_db_prune_without_yes_off_a_terminal_refuses(sqlite_url: str) -> None:
+    """A script cannot confirm a prune: exit 2, one line asking for --yes."""
+    migrate.upgrade(sqlite_url)
+    result = CliRunner().invoke(db, ["prune"], env={"SUDOKU_DATABASE_URL": sqlite_url})
+    assert result.exit_code == 2
+    assert result.stderr.splitlines() == [
+        "error: db prune deletes results: confirm at a terminal, or pass --yes"
+    ]

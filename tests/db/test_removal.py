@@ -8,8 +8,19 @@ from sqlalchemy.orm import Session
 
 from db.errors import UnknownCollection
 from db.imports import add_records, get_or_create_collection
-from db.models import Batch, Collection, CollectionPuzzle, Puzzle, RejectedLine, Result
-from db.removal import Removed, delete_collection, drop_if_empty
+from db.models import (
+    Batch,
+    BatchPuzzle,
+    Collection,
+    CollectionPuzzle,
+    Puzzle,
+    RejectedLine,
+    Result,
+    SolvingPath,
+)
+from db.paths import PathRow, insert_paths
+from db.ratings import new_batches
+from db.removal import Pruned, Removed, delete_collection, drop_if_empty, prune_orphans
 from db.results import record_batch
 from tests.db.conftest import grid, result_row
 
@@ -97,3 +108,26 @@ def test_drop_if_empty_drops_only_a_collection_that_holds_nothing(session: Sessi
     assert drop_if_empty(session, empty.id)
     assert not drop_if_empty(session, rejected.id)
     assert session.scalars(select(Collection.name)).all() == ["rejected"]
+
+
+def test_pruning_removes_the_puzzles_no_collection_holds_with_what_refers_to_them(
+    session: Session,
+) -> None:
+    """After a delete, the puzzles only it held go with their results, solving paths and
+    places in rating batches (foreign keys enforced on both databases); the puzzles another
+    collection holds stay, with theirs."""
+    solved_collection(session, "gone", range(1, 6))
+    kept = solved_collection(session, "kept", range(4, 8))
+    held = {pid for (pid,) in session.execute(select(CollectionPuzzle.puzzle_id))}
+    insert_paths(session, [PathRow(pid, "[]", False, "classic") for pid in held])
+    (deep,) = new_batches(session, kept, "deep", [[(min(held), grid(0))]])
+    session.commit()
+    delete_collection(session, "gone")
+    session.commit()
+    assert prune_orphans(session) == Pruned(puzzles=3, results=3, paths=3)
+    session.commit()
+    left = {pid for (pid,) in session.execute(select(Puzzle.id))}
+    assert left == {pid for (pid,) in session.execute(select(CollectionPuzzle.puzzle_id))}
+    assert count(session, Result) == count(session, SolvingPath) == len(left) == 4
+    assert count(session, BatchPuzzle, batch_id=deep.batch_id) == 0  # its puzzle only "gone" held
+    assert prune_orphans(session) == Pruned(0, 0, 0)

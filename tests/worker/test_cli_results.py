@@ -11,6 +11,7 @@ import re
 import struct
 import subprocess
 import sys
+from datetime import datetime
 from fcntl import ioctl
 from pathlib import Path
 from termios import TIOCSWINSZ
@@ -250,3 +251,22 @@ def test_one_of_anything_is_singular(env: dict[str, str], tmp_path: Path) -> Non
     assert "Summary: 1 puzzle finished in" in output
     assert "1 rejected line in one" in output
     assert not re.search(r"(?<![\d,.])1 (puzzles|lines|batches)\b", output)
+
+
+def test_every_export_format_writes_solved_at_with_its_time_zone(
+    env: dict[str, str], solved: str, tmp_path: Path
+) -> None:
+    """CSV, JSON lines and Parquet give the same instant, each with its time zone (UTC), as
+    `Client` results do, though SQLite keeps the time without one."""
+    import pyarrow.parquet as pq
+
+    rows = list(csv.DictReader(io.StringIO(invoke("export", solved, "--no-rejected").output)))
+    lines = invoke("export", solved, "--format", "json", "--no-rejected").output.splitlines()
+    out = tmp_path / "small.parquet"
+    invoke("export", solved, "--format", "parquet", "--out", str(out), "--no-rejected")
+    stamps = pq.read_table(out).column("solved_at").to_pylist()
+    as_csv = datetime.fromisoformat(rows[0]["solved_at"])
+    as_json = datetime.fromisoformat(json.loads(lines[0])["solved_at"])
+    assert as_csv.tzinfo is not None
+    assert as_json.tzinfo is not None
+    assert as_csv == as_json == stamps[0]

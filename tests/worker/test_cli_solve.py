@@ -5,9 +5,11 @@ from __future__ import annotations
 import json
 from typing import Any
 
+import pytest
 from click.testing import CliRunner
 
 from worker.cli import main
+from worker.cli.solve import TOP
 
 EASY = "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......"
 SOLUTION = "417369825632158947958724316825437169791586432346912758289643571573291684164875293"
@@ -100,6 +102,21 @@ def test_multiple_solutions_exit_1() -> None:
     assert code == 1
     assert "status: multiple" in out
     assert "more than one solution" in err
+
+
+@pytest.mark.parametrize(
+    ("puzzle", "why"),
+    [
+        ("." * 81, "multiple: the puzzle has more than one solution"),
+        ("55" + "." * 79, "invalid: digit 5 appears twice in row 1 (columns 1 and 2)"),
+    ],
+)
+def test_a_puzzle_without_one_solution_shows_no_solution_grid(puzzle: str, why: str) -> None:
+    """Only the givens are drawn, never again as if they were the solution, and a line says
+    there is none and why."""
+    _, out, _ = run(puzzle)
+    assert out.count(TOP) == 1  # one grid: the puzzle's
+    assert f"solution: none ({why})" in out
 
 
 def test_a_tiny_node_budget_exits_1_with_gave_up() -> None:

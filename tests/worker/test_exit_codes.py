@@ -111,13 +111,15 @@ def test_an_unreachable_database_is_one_line_and_exit_1(env: dict[str, str]) -> 
 def test_a_missing_optional_package_names_the_extra_to_install(
     env: dict[str, str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """Without matplotlib, `report` says which extra brings it, in one line, exit 1."""
+    """Without matplotlib, `report` says which extra brings it, in one line, exit 1: the
+    command that works in a clone (an editable install) and the one for a package index."""
     assert invoke("run", write(tmp_path / "few.txt", puzzle_lines(5))).exit_code == EXIT_OK
     monkeypatch.setitem(sys.modules, "matplotlib", None)  # import matplotlib now fails
     result = invoke("report", "few", "--out", str(tmp_path / "few.png"))
     assert result.exit_code == EXIT_FAILED
     assert one_error_line(result) == (
-        "error: the report needs matplotlib: pip install 'sudoku-batch[report]'"
+        "error: the report needs matplotlib: pip install -e '.[report]' in a clone of the "
+        "repository, or pip install 'sudoku-batch[report]'"
     )
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -95,3 +96,32 @@ def test_a_worker_with_a_bad_setting_refuses_to_start_naming_it(env: dict[str, s
     code, errors = start_worker(SUDOKU_TASK_TIME_LIMIT="soon")
     assert code == EXIT_USAGE
     assert errors == ["error: SUDOKU_TASK_TIME_LIMIT='soon' is not an integer"]
+
+
+def test_a_worker_that_starts_says_it_is_ready_in_one_line_of_its_own(
+    env: dict[str, str], tmp_path: Path
+) -> None:
+    """Without a --loglevel, the worker logs Celery's `ready.` line, as Celery users expect;
+    run as root, it says so in one line instead of Celery's ten-line SecurityWarning."""
+    log = tmp_path / "worker.log"
+    with log.open("wb") as out:
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "worker", "worker", "--pool=solo", "--without-mingle"],
+            cwd=ROOT,
+            env={**os.environ, "SUDOKU_QUEUE": "sudoku-test-ready"},
+            stdout=out,
+            stderr=subprocess.STDOUT,
+        )
+    try:
+        deadline = time.monotonic() + STARTUP
+        while " ready." not in log.read_text(errors="replace"):
+            assert proc.poll() is None, log.read_text(errors="replace")[-2000:]
+            assert time.monotonic() < deadline, log.read_text(errors="replace")[-2000:]
+            time.sleep(0.2)
+    finally:
+        proc.terminate()
+        proc.wait(30)
+    shown = log.read_text(errors="replace")
+    assert "SecurityWarning" not in shown
+    if os.geteuid() == 0:
+        assert shown.count("the worker runs as root") == 1

@@ -1,4 +1,5 @@
-"""`sudoku-batch db ...`: create and migrate the database schema (Alembic revisions)."""
+"""`sudoku-batch db ...`: create and migrate the database schema (Alembic revisions), and
+reclaim the space of puzzles no collection holds any more (`prune`)."""
 
 from __future__ import annotations
 
@@ -16,7 +17,8 @@ from worker.settings import database_url
 
 @click.group()
 def db() -> None:
-    """Create and migrate the database schema (SUDOKU_DATABASE_URL selects the database)."""
+    """Create and migrate the database schema, reclaim space (SUDOKU_DATABASE_URL selects the
+    database)."""
 
 
 @db.command()
@@ -80,3 +82,29 @@ def current() -> None:
     head = migrate.head()
     state = "up to date" if found == head else UPGRADE_HINT
     click.echo(f"{mask_url(url)}: at revision {found or 'none'}, head is {head} ({state})")
+
+
+@db.command()
+@click.option("--yes", "-y", is_flag=True, help="Do not ask for confirmation (for scripts).")
+def prune(yes: bool) -> None:
+    """Remove the puzzles no collection holds any more (after `delete`), with their results
+    and solving paths. Importing one of them again then solves it again.
+
+    Asks for confirmation first; off a terminal it refuses unless --yes.
+    """
+    from db.removal import prune_orphans
+    from worker.cli.common import open_database
+
+    if not yes:
+        if not at_a_terminal():
+            fail("db prune deletes results: confirm at a terminal, or pass --yes", EXIT_USAGE)
+        if not click.confirm("Remove the puzzles no collection holds?", default=False, err=True):
+            fail("not confirmed: nothing was changed", EXIT_FAILED)
+    sessions = open_database()
+    with sessions() as session:
+        pruned = prune_orphans(session)
+        session.commit()
+    click.echo(
+        f"removed {pruned.puzzles:,} puzzles no collection holds, with {pruned.results:,} "
+        f"results and {pruned.paths:,} solving paths"
+    )

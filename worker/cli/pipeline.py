@@ -32,9 +32,8 @@ from worker.producer import (
 from worker.progress import Advance, bar, counted, duration
 from worker.runner import LocalPool, local_pool
 
-FILES = click.argument(
-    "files", nargs=-1, required=True, type=click.Path(exists=True, dir_okay=False, allow_dash=True)
-)
+# Checked by `_named_inputs`, in one line each (`Input.check`), not by click's usage error.
+FILES = click.argument("files", nargs=-1, required=True, type=click.Path(allow_dash=True))
 COLLECTION = click.option(
     "--collection",
     help="Collection name (default: the file name without its suffixes; `stdin` for -).",
@@ -188,6 +187,8 @@ def _named_inputs(files: tuple[str, ...], collection: str | None) -> list[tuple[
     if collection and len(files) > 1:
         raise click.UsageError("--collection names one file's collection: give a single FILE")
     inputs = [Input(given) for given in files]
+    for source in inputs:
+        source.check()
     if sum(source.is_stdin for source in inputs) > 1:
         raise click.UsageError("standard input can be read only once: give - once")
     named = []

@@ -9,7 +9,6 @@ import click
 
 import solver
 from solver.errors import PuzzleFormatError
-from solver.grid import to_text
 from worker import settings
 from worker.cli.exits import EXIT_FAILED, fail
 
@@ -189,9 +188,12 @@ def solve(
     )
     if as_json:
         click.echo(json.dumps(result.to_dict(), indent=2))
-    else:
-        answer = result.solution or to_text(solver.parse(result.puzzle))
-        click.echo(side_by_side(boxed(result.puzzle), boxed(answer)))
+    elif result.solution:
+        click.echo(side_by_side(boxed(result.puzzle), boxed(result.solution)))
+        click.echo(describe(result, budget))
+    else:  # no solution to show: the givens alone, and why
+        click.echo("\n".join(boxed(result.puzzle)))
+        click.echo(f"{'solution':>22}: none ({failure(result)})")
         click.echo(describe(result, budget))
     if result.status != "solved":
         fail(failure(result), EXIT_FAILED)

@@ -18,6 +18,7 @@ from db.tiers import RATING_STATES
 from solver import LABELS, STATUSES
 from worker.cli.common import show
 from worker.cli.exits import EXIT_EMPTY, EXIT_FAILED, EXIT_OK, EXIT_REJECTED
+from worker.errors import where
 from worker.progress import counted
 from worker.tables import table
 
@@ -90,10 +91,8 @@ def print_summary(
             f" ({s['source_file']}):"
         )
         for line in shown[s["id"]]:
-            where = f"line {line['line']}" + (
-                f", column {line['column']}" if line["column"] else ""
-            )
-            show(f"  {s['source_file']}:{where}: {line['reason']}")
+            place = where(s["source_file"], line["line"], line["column"])
+            show(f"  {place}: {line['reason']}")
         if s["rejected"] > SHOWN_REJECTIONS:
             show(f"  ... and {s['rejected'] - SHOWN_REJECTIONS:,} more (table rejected_lines)")
     return stats

@@ -57,4 +57,27 @@ def worker(tier: str | None, celery_args: tuple[str, ...]) -> None:
     if tier is not None:
         queue = settings.queue()
         queues = ["-Q", queue if tier == BULK else settings.deep_queue(queue)]
-    app.worker_main(["worker", *queues, *celery_args])
+    # INFO unless told otherwise: Celery's `ready.` line, and a line per task received and done.
+    level = [] if any(_is_loglevel(arg) for arg in celery_args) else ["--loglevel=INFO"]
+    warn_once_if_root()
+    app.worker_main(["worker", *queues, *level, *celery_args])
+
+
+def _is_loglevel(arg: str) -> bool:
+    return arg in ("-l", "--loglevel") or arg.startswith(("-l", "--loglevel="))
+
+
+def warn_once_if_root() -> None:
+    """One line, not Celery's ten, when the worker runs as root (Celery's SecurityWarning)."""
+    import logging
+    import os
+    import warnings
+
+    from celery.exceptions import SecurityWarning
+
+    warnings.filterwarnings("ignore", category=SecurityWarning)
+    if hasattr(os, "geteuid") and os.geteuid() == 0:
+        logging.getLogger("worker").warning(
+            "the worker runs as root: Celery advises another user (--uid, or USER in a "
+            "container image)"
+        )
