@@ -124,19 +124,24 @@ def read_puzzles(path: Path, shown: str | None = None) -> Iterator[Accepted | Re
         yield from _records(_raw_lines(stream), named)
 
 
-# A file whose first bytes hold a NUL, or more than this share of bytes that no text holds
-# (ASCII controls but tab, CR, LF and form feed), is not text: a program, an image or an
-# archive of another kind, refused as a whole rather than read as thousands of bad lines.
+# A file whose first bytes are more than this share not text (ASCII controls but tab, CR, LF
+# and form feed, or bytes that are not UTF-8) is not text: a program, an image or an archive
+# of another kind, refused as a whole rather than read as thousands of bad lines. A text file
+# with a few bad bytes in a few lines is read: those lines are rejected, the rest goes on.
 _SNIFF = 8192
-_BINARY_SHARE = 0.1
-_NOT_TEXT = bytes(set(range(32)) - {9, 10, 12, 13}) + b"\x7f"
+_BINARY_SHARE = 0.3
+_CONTROLS = re.compile("[\x00-\x08\x0b\x0e-\x1f\x7f\ufffd]")
 
 
 def _refuse_binary(stream: BufferedIOBase, path: Path) -> None:
-    """SourceError when the stream's first bytes are not text (they stay to be read)."""
-    head = stream.peek(_SNIFF)[:_SNIFF] if hasattr(stream, "peek") else b""
-    odd = len(head) - len(head.translate(None, _NOT_TEXT))
-    if b"\x00" in head or odd > _BINARY_SHARE * len(head):
+    """SourceError when the stream's first bytes are not text (they stay to be read). A
+    damaged archive is left to the reading, which records where it breaks."""
+    try:
+        head = stream.peek(_SNIFF)[:_SNIFF] if hasattr(stream, "peek") else b""
+    except (OSError, EOFError, lzma.LZMAError, zlib.error):
+        return
+    odd = len(_CONTROLS.findall(head.decode("utf-8", "replace")))
+    if odd > _BINARY_SHARE * len(head):
         raise SourceError(
             path,
             None,

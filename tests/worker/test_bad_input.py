@@ -90,7 +90,7 @@ def test_a_mixed_text_file_records_each_bad_line_and_solves_each_good_one(
     assert "1,200 rejected lines in mixed" in result.output
     assert "... and 1,190 more (table rejected_lines)" in result.output
     first = min(corpus.bad)
-    assert f"mixed.txt:line {first}" in result.output
+    assert f"mixed.txt:{first}:" in result.output
     assert_stored_as_expected(env["SUDOKU_DATABASE_URL"], "mixed", corpus)
 
 
@@ -127,7 +127,7 @@ def test_a_csv_missing_columns_is_read_and_one_without_a_puzzle_column_fails_alo
     result = invoke("run", headless, rated.path)
 
     assert result.exit_code == 1, result.output
-    assert f"headless.csv, line 1: {error}" in " ".join(result.output.split())
+    assert f"headless.csv:1: {error}" in " ".join(result.output.split())
     assert f"{len(rated.bad):,} rejected lines in rated" in result.output
     url = env["SUDOKU_DATABASE_URL"]
     assert_stored_as_expected(url, "rated", rated)

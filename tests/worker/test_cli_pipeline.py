@@ -42,7 +42,7 @@ def test_run_solves_every_distinct_puzzle_and_reports_the_rejected_line(
     result = invoke("run", str(puzzle_file))
     assert result.exit_code == 3, result.output
     assert "1 rejected line " in result.output
-    assert "small.txt:line 21" in result.output
+    assert "small.txt:21: expected 81 cells, got 5" in result.output  # as editors jump to it
     url = env["SUDOKU_DATABASE_URL"]
     [(results,)] = table_rows(url, "SELECT count(*) FROM results")
     [(lines, accepted, duplicates, rejected, total, done)] = table_rows(

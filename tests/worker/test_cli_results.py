@@ -270,3 +270,20 @@ def test_every_export_format_writes_solved_at_with_its_time_zone(
     assert as_csv.tzinfo is not None
     assert as_json.tzinfo is not None
     assert as_csv == as_json == stamps[0]
+
+
+def test_a_run_of_puzzles_solved_before_says_so_rather_than_none_finished(
+    env: dict[str, str], tmp_path: Path
+) -> None:
+    """A second file holding only puzzles another collection solved: the summary says how many
+    were solved before, beside the 0 this run solved, as `done` shows them."""
+    lines = puzzle_lines(5)
+    (tmp_path / "first.txt").write_text("\n".join(lines) + "\n")
+    (tmp_path / "again.txt").write_text("\n".join(reversed(lines)) + "\n")
+    invoke("run", str(tmp_path / "first.txt"))
+    summary = invoke("run", str(tmp_path / "again.txt")).output
+    heading = next(line for line in summary.splitlines() if line.startswith("Summary:"))
+    assert heading.startswith("Summary: 0 puzzles finished in ")
+    assert heading.endswith("(5 more solved before: by an earlier run, or in another collection)")
+    counts = table_body(summary, "again")[0]
+    assert counts[5] == "5"  # done

@@ -47,7 +47,7 @@ def test_a_file_that_cannot_be_read_exits_1(env: dict[str, str], tmp_path: Path)
     """1: a CSV whose header names no puzzle column cannot be read as a whole."""
     result = invoke("run", write(tmp_path / "odd.csv", ["id,rating", "1,2.0"]))
     assert result.exit_code == EXIT_FAILED == 1, result.output
-    assert "odd.csv, line 1: CSV header has no puzzle column" in " ".join(result.output.split())
+    assert "odd.csv:1: CSV header has no puzzle column" in " ".join(result.output.split())
 
 
 def test_a_bad_setting_exits_2_with_one_line(env: dict[str, str]) -> None:
@@ -151,3 +151,33 @@ def test_an_output_file_in_a_missing_folder_is_one_line_and_exit_1(
     assert one_error_line(result) == (
         f"error: cannot write {target}: the folder {target.parent} does not exist"
     )
+
+
+@pytest.mark.parametrize(
+    ("given", "problem"),
+    [("sampel.txt", "no such file"), ("folder", "a folder, not a file of puzzles")],
+)
+def test_a_file_argument_that_is_no_file_is_one_error_line_and_exit_1(
+    env: dict[str, str], tmp_path: Path, given: str, problem: str
+) -> None:
+    """A misspelt file or a folder given to `run` or `import`: `error: PATH: ...` in one line,
+    exit 1, nothing imported (not click's three-line usage error)."""
+    (tmp_path / "folder").mkdir()
+    for command in ("run", "import"):
+        result = invoke(command, str(tmp_path / given))
+        assert result.exit_code == EXIT_FAILED, result.output
+        assert one_error_line(result).startswith(f"error: {tmp_path / given}: {problem}")
+    assert "no collection" in invoke("status").output
+
+
+def test_a_binary_file_is_refused_as_a_whole_naming_it(env: dict[str, str], tmp_path: Path) -> None:
+    """A program given as a puzzle file: one line saying it is not text, exit 1, no collection
+    of thousands of bad lines made of it; a text file with a few bad lines is still read."""
+    binary = tmp_path / "program.bin"
+    binary.write_bytes(bytes(range(256)) * 40)
+    result = invoke("run", str(binary))
+    assert result.exit_code == EXIT_FAILED, result.output
+    assert f"error: {binary}: not a text file of puzzles" in result.output
+    assert "no collection" in invoke("status").output
+    text = write(tmp_path / "mostly.txt", [*puzzle_lines(3), "\x01\x02 junk"])
+    assert invoke("run", text).exit_code == EXIT_REJECTED

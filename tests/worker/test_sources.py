@@ -295,7 +295,7 @@ def test_a_csv_header_without_a_puzzle_column_fails_naming_what_it_found(
 ) -> None:
     """No puzzle column is an error for the whole file, with file, line and the columns."""
     path = write(f"# rated\nid,rating,level\n1,{EASY},2\n", name="odd.csv")
-    with pytest.raises(SourceError, match=r"odd\.csv, line 2: .*'id', 'rating', 'level'") as err:
+    with pytest.raises(SourceError, match=r"odd\.csv:2: .*'id', 'rating', 'level'") as err:
         records(path)
     assert err.value.line == 2
 

@@ -102,7 +102,7 @@ def run(
             pool.drain()
         heading = advance.meter.describe("finished")  # the bar's last figures
         heading += run_deep(pool, deep_leftovers(sessions, outcome.collection_ids()))
-    stats = print_summary(sessions, outcome.collection_ids(), heading)
+    stats = print_summary(sessions, outcome.collection_ids(), heading, advance.meter.count)
     raise SystemExit(exit_code(stats, outcome.unread, outcome.empty))
 
 

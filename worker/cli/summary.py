@@ -37,10 +37,16 @@ COUNTS = (
 COUNT_HEADERS = tuple("lines" if name == "lines_read" else name for name in COUNTS)
 
 
+NO_COLLECTION = "no collection: import a file with `sudoku-batch run FILE` (or `import FILE`)"
+
+
 def status_tables(stats: Sequence[Mapping[str, Any]], title: str) -> list[Any]:
-    """Three tables per set of collections: the counts (classes: the accepted puzzles distinct
-    up to symmetry; minimal: the solved puzzles that are minimal), the results by status and the
-    solved puzzles by difficulty label (every status and label, in order, even when 0)."""
+    """Four tables per set of collections: the counts (classes: the accepted puzzles distinct
+    up to symmetry; minimal: the solved puzzles that are minimal), the results by status, the
+    solved puzzles by difficulty label (every status and label, in order, even when 0) and their
+    ratings; with no collection, a line saying so instead of tables of headers only."""
+    if not stats:
+        return [f"{title}: {NO_COLLECTION}"]
     counts = [[s["name"], *(s[name] for name in COUNTS)] for s in stats]
     statuses = [[s["name"], *(s["statuses"].get(name, 0) for name in STATUSES)] for s in stats]
     labels = [[s["name"], *(s["difficulty"].get(label, 0) for label in LABELS)] for s in stats]
@@ -75,13 +81,23 @@ def rated_with(stats: Mapping[str, Any]) -> str:
 
 
 def print_summary(
-    sessions: sessionmaker[Session], collection_ids: Sequence[int], heading: str
+    sessions: sessionmaker[Session],
+    collection_ids: Sequence[int],
+    heading: str,
+    solved: int | None = None,
 ) -> list[dict[str, Any]]:
-    """Print the summary tables, titled `Summary: <heading>`, and the first rejected lines;
-    return the figures."""
+    """Print the summary tables, titled `Summary: <heading>` (which says how many of the done
+    puzzles were solved before, when `solved`, those this command solved, counts fewer), and
+    the first rejected lines; return the figures."""
     with sessions() as session:
         stats = [dict(s) for s in collection_status(session) if s["id"] in collection_ids]
         shown = {s["id"]: rejected_lines(session, s["id"], SHOWN_REJECTIONS) for s in stats}
+    before = sum(s["done"] for s in stats) - (solved or 0)
+    if solved is not None and before > 0:
+        heading += f" ({before:,} more solved before: by an earlier run, or in another collection)"
+    if not stats:  # the input was empty, unreadable or refused (said above): no tables
+        show(f"Summary: {heading}; nothing was stored")
+        return stats
     show(*status_tables(stats, f"Summary: {heading}"))
     for s in stats:
         if not s["rejected"]:
