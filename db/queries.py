@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
+from dataclasses import dataclass
 from typing import Any
 
 from sqlalchemy import (
@@ -44,6 +45,8 @@ ORDERABLE = (
     "solve_ms",
     "givens_count",
     "line",
+    "ep",
+    "ed",
 )
 
 DISTRIBUTIONS = (
@@ -182,40 +185,48 @@ def rejected_lines(session: Session, collection_id: int, limit: int = 10) -> lis
     return list(session.execute(stmt).mappings())
 
 
-def _filters(
-    stmt: Select[Any],
-    collection: str | None,
-    difficulty: str | None,
-    status: str | None,
-    elimination_only: bool | None,
-    min_depth: int | None,
-    rating_state: str | None = None,
-) -> Select[Any]:
-    view = puzzle_results.c
-    equal = {"collection": collection, "difficulty": difficulty, "status": status}
-    for name, value in (equal | {"rating_state": rating_state}).items():
-        if value is not None:
-            stmt = stmt.where(view[name] == value)
-    if elimination_only is not None:
-        stmt = stmt.where(view.solved_by_elimination.is_(elimination_only))
-    if min_depth is not None:
-        stmt = stmt.where(view.recursion_depth >= min_depth)
-    return stmt
+@dataclass(frozen=True)
+class Filters:
+    """What `find_results` keeps: each filter given (None: any), all of them at once."""
+
+    collection: str | None = None
+    difficulty: str | None = None
+    status: str | None = None
+    rating_state: str | None = None
+    rating_profile: str | None = None
+    elimination_only: bool | None = None
+    min_depth: int | None = None
+    min_score: float | None = None
+    max_score: float | None = None
+    technique: str | None = None  # fired at least once on the puzzle's path
+
+    def where(self) -> list[ColumnElement[bool]]:
+        """The conditions on `puzzle_results`, bound parameters only."""
+        view = puzzle_results.c
+        equal = ("collection", "difficulty", "status", "rating_state", "rating_profile")
+        out = [view[name] == getattr(self, name) for name in equal if getattr(self, name)]
+        if self.elimination_only is not None:
+            out.append(view.solved_by_elimination.is_(self.elimination_only))
+        if self.min_depth is not None:
+            out.append(view.recursion_depth >= self.min_depth)
+        if self.min_score is not None:
+            out.append(view.difficulty_score >= self.min_score)
+        if self.max_score is not None:
+            out.append(view.difficulty_score <= self.max_score)
+        if self.technique is not None:
+            # a JSON key (SQLite: json_extract; PostgreSQL: ->>), NULL where it is absent
+            out.append(view.technique_counts[self.technique].as_integer().is_not(None))
+        return out
 
 
 def find_results(
     session: Session,
+    filters: Filters = Filters(),
     *,
-    collection: str | None = None,
-    difficulty: str | None = None,
-    status: str | None = None,
-    elimination_only: bool | None = None,
-    min_depth: int | None = None,
     order_by: str = "difficulty_score",
     descending: bool = True,
     limit: int = 50,
     one_per_class: bool = False,
-    rating_state: str | None = None,
 ) -> list[RowMapping]:
     """Rows of `puzzle_results` (duplicate lines left out) matching every filter given; with
     `one_per_class`, only the first matching line (by collection, then line) of each canonical
@@ -223,8 +234,7 @@ def find_results(
     if order_by not in ORDERABLE:
         raise ValueError(f"cannot order by {order_by!r}; allowed: {', '.join(ORDERABLE)}")
     view = puzzle_results.c
-    stmt = select(puzzle_results).where(view.is_duplicate.is_(False))
-    stmt = _filters(stmt, collection, difficulty, status, elimination_only, min_depth, rating_state)
+    stmt = select(puzzle_results).where(view.is_duplicate.is_(False), *filters.where())
     rows: Any = puzzle_results
     if one_per_class:
         rank = func.row_number().over(

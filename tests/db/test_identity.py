@@ -14,7 +14,7 @@ import solver
 from db.imports import add_records, get_or_create_collection
 from db.models import Puzzle
 from db.paths import PathRow
-from db.queries import collection_status, find_results, stream_results
+from db.queries import Filters, collection_status, find_results, stream_results
 from db.queries import exported as exported_columns
 from db.results import record_batch
 from db.views import puzzle_results
@@ -77,7 +77,7 @@ def test_status_counts_classes_and_minimal_puzzles_per_collection(
 
 def test_a_query_can_keep_one_puzzle_per_class(session: Session, isomorphs: dict[str, int]) -> None:
     """One per class keeps the first line of each class, within the filters."""
-    rows = find_results(session, collection="a", one_per_class=True, order_by="line")
+    rows = find_results(session, Filters(collection="a"), one_per_class=True, order_by="line")
     assert sorted(row["line"] for row in rows) == [1, 2]
     everywhere = find_results(session, one_per_class=True, limit=10)
     assert {(row["collection"], row["line"]) for row in everywhere} == {

@@ -1,8 +1,9 @@
-"""Reading results: the query helpers and the five example queries of README.md."""
+"""Reading results: the query helpers and the example queries of the documentation (docs/)."""
 
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -12,6 +13,7 @@ from sqlalchemy.orm import Session
 from db.imports import add_records, get_or_create_collection
 from db.queries import (
     EXPORTED,
+    Filters,
     collection_status,
     distribution,
     find_results,
@@ -22,7 +24,7 @@ from db.queries import (
 from db.results import record_batch
 from tests.db.conftest import grid, result_row
 
-DOC = Path(__file__).resolve().parents[2] / "README.md"
+DOCS = Path(__file__).resolve().parents[2] / "docs"
 BLOCK = re.compile(r"```sql\n(.*?)```", re.DOTALL)
 
 # my_collection, line by line: 1 easy by elimination, 2 hard with an X-Wing, 3 repeats 1,
@@ -41,6 +43,7 @@ RESULTS = {
     4: {
         "status": "multiple",
         "solution": None,
+        "rating_state": None,
         "difficulty": None,
         "difficulty_score": None,
         "solved_by_elimination": False,
@@ -73,9 +76,10 @@ def fixture_collections(session: Session) -> int:
 
 
 def example_queries(dialect: str) -> dict[str, str]:
-    """The ```sql blocks of README.md, by name, as they apply to `dialect`."""
+    """The ```sql blocks of the documentation's pages, by name, as they apply to `dialect`."""
     found: dict[str, str] = {}
-    for block in BLOCK.findall(DOC.read_text()):
+    pages = "".join(page.read_text(encoding="utf-8") for page in sorted(DOCS.rglob("*.md")))
+    for block in BLOCK.findall(pages):
         name = re.search(r"^-- name: (\w+)$", block, re.MULTILINE)
         only = re.search(r"^-- dialect: (\w+)$", block, re.MULTILINE)
         assert name, f"an example query has no '-- name:' line:\n{block}"
@@ -98,7 +102,7 @@ EXPECTED: dict[str, list[tuple[object, ...]]] = {
 }
 
 
-# README queries on other tables, run by the tests of what they read.
+# Documented queries on other tables, run by the tests of what they read.
 TESTED_ELSEWHERE = {
     "by_reference",  # tests/db/test_submissions.py
     "isomorphs",  # tests/db/test_identity.py
@@ -112,7 +116,7 @@ def _plain(row: tuple[object, ...], width: int) -> tuple[object, ...]:
 def test_the_documented_example_queries_return_what_they_should(
     session: Session, fixture_collections: int
 ) -> None:
-    """Each of the five README queries runs, as written, and answers the fixture right."""
+    """Each of the five documented queries runs, as written, and answers the fixture right."""
     queries = example_queries(session.get_bind().dialect.name)
     assert set(queries) == set(EXPECTED) | TESTED_ELSEWHERE
     for name, sql in queries.items():
@@ -182,24 +186,43 @@ def test_find_results_filters_and_orders_over_the_view(
     session: Session, fixture_collections: int
 ) -> None:
     """Filters combine; ordering follows the whitelist; unsolved puzzles sort last."""
-    rows = find_results(session, collection="my_collection")
+    rows = find_results(session, Filters(collection="my_collection"))
     assert [r["line"] for r in rows] == [5, 2, 1, 4, 7]
     assert rows[-1]["status"] is None
-    by_elimination = find_results(session, elimination_only=True, status="solved")
+    by_elimination = find_results(session, Filters(elimination_only=True, status="solved"))
     assert [r["line"] for r in by_elimination] == [5, 1]
-    deep = find_results(session, min_depth=1, order_by="recursion_depth", descending=False)
+    deep = find_results(session, Filters(min_depth=1), order_by="recursion_depth", descending=False)
     assert [(r["collection"], r["line"]) for r in deep] == [
         ("my_collection", 4),
         ("my_collection", 2),
         ("other", 1),
     ]
-    assert [r["line"] for r in find_results(session, difficulty="hard", limit=1)] == [2]
+    assert [r["line"] for r in find_results(session, Filters(difficulty="hard"), limit=1)] == [2]
+
+
+def test_find_results_filters_by_score_range_technique_profile_and_state(
+    session: Session, fixture_collections: int
+) -> None:
+    """A score range (ends included), a technique used anywhere on the path (a JSON key, on
+    both databases), the rating profile and state each narrow the rows."""
+    mine = Filters(collection="my_collection")
+    in_range = find_results(session, replace(mine, min_score=1.5, max_score=8.0))
+    assert [r["line"] for r in in_range] == [5, 2]
+    pointing = find_results(session, replace(mine, technique="pointing"))
+    assert [r["line"] for r in pointing] == [5]
+    x_wing = find_results(session, replace(mine, technique="x_wing", max_score=7.0))
+    assert [r["line"] for r in x_wing] == [2]
+    assert find_results(session, replace(mine, rating_profile="sukaku")) == []
+    exact = find_results(session, replace(mine, rating_state="exact"))
+    assert [r["line"] for r in exact] == [5, 2, 1]
+    by_ep = [r["ep"] for r in find_results(session, mine, order_by="ep")]
+    assert by_ep == sorted(by_ep, key=lambda ep: (ep is None, -(ep or 0)))  # unrated last
 
 
 def test_find_results_refuses_an_unknown_order(session: Session) -> None:
     """Ordering is by whitelisted columns only, and the error lists them."""
     with pytest.raises(ValueError, match="allowed: difficulty_score, recursion_depth"):
-        find_results(session, order_by="status; DROP TABLE results")
+        find_results(session, order_by="status; DROP TABLE results")  # type: ignore[arg-type]
 
 
 def test_stream_results_yields_every_line_in_order(

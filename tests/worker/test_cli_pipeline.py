@@ -5,6 +5,8 @@ from __future__ import annotations
 import csv
 import io
 import json
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -13,7 +15,9 @@ from click.testing import CliRunner, Result
 from sqlalchemy import create_engine, text
 
 import solver
+from tests.worker.conftest import ROOT
 from worker.cli import main
+from worker.progress import Meter
 
 QUEUE = "sudoku"
 SAMPLE_TAIL = [
@@ -204,3 +208,38 @@ def test_import_sends_nothing_for_puzzles_already_solved(
         env["SUDOKU_DATABASE_URL"], "SELECT done, total FROM collections WHERE name = 'mixed'"
     )
     assert (done, total) == (len(set(known)), len(set(known)) + len(fresh))  # known: solved
+
+
+def test_runs_bar_has_no_total_until_the_whole_file_is_read(
+    env: dict[str, str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """While a file is read in chunks, the bar counts what is read in its note and shows no
+    total (so no share done, no ETA, however far solving is); once the file is read, the total
+    is every puzzle of it."""
+    calls: list[tuple[int | None, str | None]] = []
+
+    @contextmanager
+    def recording(*_: object, **__: object) -> Iterator[Callable[..., None]]:
+        def advance(n: int = 1, *, total: int | None = None, note: str | None = None) -> None:
+            if total is not None or note is not None:
+                calls.append((total, note))
+
+        advance.meter = Meter("puzzle")  # type: ignore[attr-defined]
+        yield advance
+
+    monkeypatch.setattr("worker.cli.pipeline.bar", recording)
+    lines = [
+        line for line in (ROOT / "samples" / "sample.txt").read_text().split() if len(line) == 81
+    ]
+    path = tmp_path / "long.txt"
+    path.write_text("\n".join(lines) + "\n")
+    monkeypatch.setenv("SUDOKU_BATCH_SIZE", "10")  # 100 puzzles a chunk: three chunks
+    assert invoke("run", str(path)).exit_code == 0
+    *reading, (total, cleared) = calls
+    assert [note for _, note in reading] == [
+        "importing: 100 read",
+        "importing: 200 read",
+        "importing: 290 read",
+    ]
+    assert all(t is None for t, _ in reading)
+    assert (total, cleared) == (290, "")

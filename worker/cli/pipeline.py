@@ -92,13 +92,16 @@ def run(
     with local_pool(sessions, cores, node_budget, plan=plan) as pool:
         with bar(console, "solving", None, "puzzle") as advance:
             pool.on_solved = advance
-            pool.on_dispatched = lambda total: advance(0, total=total)
+            # No total while the files are read (a share of what is read so far would say 80%
+            # done with 40% of the file imported): the note counts what is read; then the total.
+            pool.on_dispatched = lambda read: advance(0, note=f"importing: {read:,} read")
             # every unfinished batch: `run` leaves none waiting in a queue
             unfinished = partial(leftover_batches, sessions, requeue=True, kinds=(IMPORT, RERATE))
             feed = _Feed(pool.dispatch_all, unfinished)
             outcome = _import_all(
                 sessions, inputs, batch_size, feed, replace=replace, keep_paths=keep_paths
             )
+            advance(0, total=pool.dispatched, note="")
             pool.drain()
         heading = advance.meter.describe("finished")  # the bar's last figures
         heading += run_deep(pool, deep_leftovers(sessions, outcome.collection_ids()))

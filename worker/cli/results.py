@@ -12,6 +12,7 @@ from sqlalchemy.orm import Session
 from db.errors import UnknownCollection
 from db.queries import (
     ORDERABLE,
+    Filters,
     collection_exists,
     collection_status,
     distribution,
@@ -21,7 +22,7 @@ from db.queries import (
 )
 from db.tiers import RATING_STATES
 from db.views import puzzle_results
-from solver import LABELS, STATUSES
+from solver import LABELS, LADDER, PROFILES, STATUSES
 from worker.cli.common import check_writable, open_database, show
 from worker.cli.summary import rated_with, status_tables
 from worker.export import write_csv, write_json_lines
@@ -93,6 +94,15 @@ def status(collection: str | None) -> None:
     help="Only ratings that are SE's own (exact), waiting for the deep tier (pending), or "
     "estimates that stay (estimated).",
 )
+@click.option("--profile", type=click.Choice(PROFILES), help="Only ratings of this profile.")
+@click.option("--min-score", type=float, help="difficulty_score at least this.")
+@click.option("--max-score", type=float, help="difficulty_score at most this.")
+@click.option(
+    "--technique",
+    type=click.Choice([rung.name for rung in LADDER]),
+    metavar="NAME",
+    help="Only puzzles whose path used this technique (a name of the ladder, e.g. x_wing).",
+)
 @click.option(
     "--elimination-only/--needs-search",
     default=None,
@@ -122,6 +132,10 @@ def query(
     difficulty: str | None,
     status_: str | None,
     rating_state: str | None,
+    profile: str | None,
+    min_score: float | None,
+    max_score: float | None,
+    technique: str | None,
     elimination_only: bool | None,
     min_depth: int | None,
     order_by: str,
@@ -132,7 +146,8 @@ def query(
     all_columns: bool,
     one_per_class: bool,
 ) -> None:
-    """Find results by collection, difficulty, status and search effort (bound parameters only)."""
+    """Find results by collection, difficulty, score, rating, technique, status and search
+    effort (bound parameters only)."""
     if columns and all_columns:
         raise click.UsageError("give --columns or --all-columns, not both")
     if columns is None:
@@ -142,18 +157,25 @@ def query(
     sessions = open_database()
     with sessions() as session:
         _require(session, collection)
-        rows = find_results(
-            session,
+        filters = Filters(
             collection=collection,
             difficulty=difficulty,
             status=status_,
+            rating_state=rating_state,
+            rating_profile=profile,
             elimination_only=elimination_only,
             min_depth=min_depth,
+            min_score=min_score,
+            max_score=max_score,
+            technique=technique,
+        )
+        rows = find_results(
+            session,
+            filters,
             order_by=order_by,
             descending=not ascending,
             limit=limit,
             one_per_class=one_per_class,
-            rating_state=rating_state,
         )
     if fmt == "table":
         if not rows:
