@@ -42,6 +42,7 @@ __all__ = [  # CollectionConflict too: importers catch it from here
     "get_or_create_collection",
     "mark_queued",
     "unfinished_batches",
+    "unqueue_pending",
 ]
 
 lines_table = cast(Table, CollectionPuzzle.__table__)
@@ -326,6 +327,18 @@ def _works(session: Session, where: list[Any]) -> Iterator[BatchWork]:
         for (batch_id, collection_id, paths, kind), group in groupby(rows, key=lambda r: r[:4]):
             puzzles = [(pid, givens) for *_, pid, givens in group]
             yield BatchWork(batch_id, collection_id, puzzles, paths, kind)
+
+
+def unqueue_pending(session: Session) -> int:
+    """Mark every pending batch as never sent (its message was purged): the workers'
+    lost-batch check leaves it alone, and importing its file again sends it. How many."""
+    stmt = (
+        update(Batch)
+        .where(Batch.status == PENDING, Batch.queued_at.is_not(None))
+        .values(queued_at=None)
+        .returning(Batch.id)
+    )
+    return len(session.scalars(stmt).all())
 
 
 def mark_queued(session: Session, batch_ids: Iterable[int]) -> None:

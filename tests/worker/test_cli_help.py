@@ -7,6 +7,7 @@ import sys
 
 import click
 import pytest
+from click.testing import CliRunner
 
 from tests.conftest import ROOT
 from worker.cli import COMMANDS, main
@@ -59,3 +60,17 @@ def test_each_listed_command_is_the_command_of_that_name(name: str) -> None:
     command = main.get_command(click.Context(main), name)
     assert isinstance(command, click.Command)
     assert command.name == name
+
+
+def test_the_version_names_the_package_and_the_solver_each_for_what_it_is() -> None:
+    """`--version` gives the package's version and the solver's (the one stored with each
+    result), each saying which is which: they differ, and a user must not mistake one for
+    the other."""
+    from importlib.metadata import version
+
+    import solver
+
+    shown = CliRunner().invoke(main, ["--version"]).output.splitlines()
+    assert shown[0].startswith(f"sudoku-batch {version('sudoku-batch')} (the package")
+    assert shown[1].startswith(f"solver {solver.SOLVER_VERSION} (")
+    assert "solver_version" in shown[1]

@@ -20,10 +20,12 @@ COMMANDS = {
     "import": ("worker.cli.pipeline:import_", "Import FILES and queue them for the workers."),
     "rerate": ("worker.cli.rerate:rerate", "Rate stored puzzles again with today's settings."),
     "worker": ("worker.cli.worker:worker", "Start a Celery worker (celery worker options)."),
+    "queue": ("worker.cli.queue:queue", "Show (or purge) the batches waiting in the queues."),
     "status": ("worker.cli.results:status", "Progress and difficulties per collection."),
     "query": ("worker.cli.results:query", "Find results by difficulty, status, effort."),
     "export": ("worker.cli.results:export", "Write a collection's results as CSV/JSON/Parquet."),
     "report": ("worker.cli.results:report", "Draw a collection's difficulty figure (PNG)."),
+    "browse": ("worker.cli.browse:browse", "Browse the results in a web browser (Datasette)."),
     "solve": ("worker.cli.solve:solve", "Solve and rate one puzzle."),
     "explain": ("worker.cli.explain:explain", "Show the steps that solve one puzzle."),
     "result": ("worker.cli.lookup:result", "Show stored results by puzzle or receipt id."),
@@ -50,9 +52,33 @@ class Main(Commands):
             formatter.write_dl([(name, summary) for name, (_, summary) in COMMANDS.items()])
 
 
+def _version(ctx: click.Context, _param: click.Parameter, value: bool) -> None:
+    """`--version`: the package's version and the solver's, each said for what it is."""
+    if not value or ctx.resilient_parsing:
+        return
+    from importlib.metadata import version
+
+    from solver import SOLVER_VERSION
+
+    click.echo(
+        f"sudoku-batch {version('sudoku-batch')} (the package: commands, storage, workers)\n"
+        f"solver {SOLVER_VERSION} (how puzzles are solved and rated: stored with each result "
+        "as solver_version; `sudoku-batch rerate --because version` rates again those of "
+        "another)"
+    )
+    ctx.exit()
+
+
 @click.group(cls=Main, context_settings={"help_option_names": ["-h", "--help"]})
 @click.option("-v", "--verbose", is_flag=True, help="Log at INFO level (URLs are masked).")
-@click.version_option(package_name="sudoku-batch")
+@click.option(
+    "--version",
+    is_flag=True,
+    is_eager=True,
+    expose_value=False,
+    callback=_version,
+    help="Show the package's version and the solver's, and exit.",
+)
 def main(verbose: bool) -> None:
     """Solve and rate Sudoku puzzles in bulk; store and query the results in SQL."""
     logging.basicConfig(
