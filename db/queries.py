@@ -174,6 +174,18 @@ def distribution(session: Session, collection: str, column: str) -> dict[Any, in
     return {value: count for value, count in session.execute(stmt)}
 
 
+def scores_by_label(session: Session, collection: str) -> dict[tuple[float, str], int]:
+    """(difficulty_score, difficulty) -> distinct puzzles of a collection with that pair."""
+    view = puzzle_results.c
+    stmt = (
+        select(view.difficulty_score, view.difficulty, func.count())
+        .where(view.collection == collection, view.is_duplicate.is_(False))
+        .where(view.difficulty_score.is_not(None))
+        .group_by(view.difficulty_score, view.difficulty)
+    )
+    return {(score, label): count for score, label, count in session.execute(stmt)}
+
+
 def rejected_lines(session: Session, collection_id: int, limit: int = 10) -> list[RowMapping]:
     """The first `limit` rejected lines of a collection: line, column, reason, raw_text."""
     stmt = (

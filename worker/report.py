@@ -17,7 +17,14 @@ from typing import Any
 
 from db.tiers import EXACT, FAST, RATING_STATES
 from solver import LABELS, STATUSES
-from solver.rating import BUCKETS, SCALE_BOTTOM, SCALE_TOP, TOP_BUCKET, search_floor
+from solver.rating import (
+    BUCKETS,
+    SCALE_BOTTOM,
+    SCALE_TOP,
+    SEARCH_LABEL,
+    TOP_BUCKET,
+    search_floor,
+)
 from worker.errors import MissingExtra, OutputError
 from worker.progress import counted
 
@@ -50,7 +57,8 @@ def figure(collection: str, figures: Mapping[str, Distribution], rated_with: str
     states = figures.get("rating_state", {})
     inexact = sum(n for state, n in states.items() if state != EXACT)
     floor = search_floor(0 if f"{FAST} " in rated_with else 1) if inexact else None
-    _scores(fig.add_subplot(grid[0, :]), figures["difficulty_score"], unsolved, floor)
+    scores = figures.get("score_label") or _by_band(figures["difficulty_score"])
+    _scores(fig.add_subplot(grid[0, :]), scores, unsolved, floor)
     _labels(fig.add_subplot(grid[1, 0]), figures["difficulty"], unsolved)
     _depths(fig.add_subplot(grid[1, 1]), figures["recursion_depth"])
     title = f"{collection}: {_breakdown(statuses)}"
@@ -111,16 +119,37 @@ def _band(score: float) -> str:
     return next((name for limit, name in BUCKETS if score < limit), TOP_BUCKET)
 
 
-def _scores(ax: Any, scores: Distribution, unsolved: str | None, floor: float | None) -> None:
-    """The histogram of scores, with where estimates start (`floor`) when some are."""
+def _by_band(scores: Distribution) -> dict[tuple[Any, str], int]:
+    """Scores with the label their band gives them (no `extreme`: for lack of labels)."""
+    return {(s, _band(float(s))): n for s, n in scores.items() if s is not None}
+
+
+def _count_axis(ax: Any, counts: list[int], label: str = "puzzles") -> None:
+    """Counts of puzzles, written alike on every panel (1,234); on a log axis when the tallest
+    bar is 30 times the shortest or more, so that a tail of a few puzzles stays visible."""
+    shown = [n for n in counts if n]
+    if shown and max(shown) >= 30 * min(shown):
+        ax.set_yscale("log")
+        ax.set_ylim(0.7, max(shown) * 3)
+        label += " (log scale)"
+    ax.yaxis.set_major_formatter(lambda value, _pos: f"{value:,.0f}")
+    ax.set_ylabel(label)
+
+
+def _scores(
+    ax: Any, scores: Mapping[tuple[Any, str], int], unsolved: str | None, floor: float | None
+) -> None:
+    """The histogram of scores, each bar in the colours of its puzzles' labels (`extreme`, the
+    puzzles that needed search, in its own), with where estimates start (`floor`) when some
+    are, and how many estimates the top of the scale holds."""
     ax.set_title("Difficulty score (Sudoku Explainer scale, steps of 0.1)", loc="left")
     if unsolved:
         _note(ax, unsolved)
         return
-    bins = Counter[float]()
-    for score, count in scores.items():
-        if score is not None:
-            bins[round(round(float(score) / STEP) * STEP, 1)] += count
+    bins: dict[str, Counter[float]] = {name: Counter() for name in LABELS}
+    for (score, name), count in scores.items():
+        if score is not None and name in bins:
+            bins[name][round(round(float(score) / STEP) * STEP, 1)] += count
     low = SCALE_BOTTOM - STEP
     for bottom, (limit, name) in zip(
         (low, *(limit for limit, _ in BUCKETS)),
@@ -140,12 +169,37 @@ def _scores(ax: Any, scores: Distribution, unsolved: str | None, floor: float | 
             va="top",
             color="#555555",
         )
-    xs = sorted(bins)
-    ax.bar(xs, [bins[x] for x in xs], width=STEP * 0.9, color=[COLOURS[_band(x)] for x in xs])
+    xs = sorted({x for counts in bins.values() for x in counts})
+    below = Counter[float]()
+    for name in LABELS:  # stacked, easiest label at the bottom
+        if not bins[name]:
+            continue
+        heights = [bins[name][x] for x in xs]
+        ax.bar(xs, heights, width=STEP * 0.9, bottom=[below[x] for x in xs], color=COLOURS[name])
+        below.update(bins[name])
+    if bins[SEARCH_LABEL]:
+        from matplotlib.patches import Patch
+
+        ax.legend(
+            handles=[Patch(color=COLOURS[SEARCH_LABEL])],
+            labels=[f"{SEARCH_LABEL}: search was needed ({sum(bins[SEARCH_LABEL].values()):,})"],
+            loc="upper left",
+            bbox_to_anchor=(0.0, 0.9),
+        )
+    if floor is not None and below[SCALE_TOP]:
+        ax.text(
+            SCALE_TOP,
+            0.78,
+            f"{below[SCALE_TOP]:,} estimates\nclamped at {SCALE_TOP}",
+            transform=ax.get_xaxis_transform(),
+            ha="right",
+            va="top",
+            color="#555555",
+        )
     ax.set_xlim(low, SCALE_TOP + STEP)
     ax.set_xticks(range(int(SCALE_BOTTOM), int(SCALE_TOP) + 1))
     ax.set_xlabel("difficulty_score (higher is harder)")
-    ax.set_ylabel("puzzles")
+    _count_axis(ax, [below[x] for x in xs])
     ax.margins(y=0.2)
 
 
@@ -157,6 +211,7 @@ def _labels(ax: Any, labels: Distribution, unsolved: str | None) -> None:
     counts = [labels.get(name, 0) for name in LABELS]
     bars = ax.bar(LABELS, counts, color=[COLOURS[name] for name in LABELS])
     ax.bar_label(bars, labels=[f"{n:,}" for n in counts], padding=2)
+    ax.yaxis.set_major_formatter(lambda value, _pos: f"{value:,.0f}")
     ax.set_ylabel("puzzles")
     ax.margins(y=0.15)
 

@@ -108,3 +108,66 @@ def test_the_title_breaks_the_puzzles_down_by_status() -> None:
         fig = figure("test", figures)
         assert fig.get_suptitle() == title
         pyplot.close(fig)
+
+
+def test_puzzles_that_needed_search_have_their_own_colour_in_the_score_histogram(
+    panels: Any,
+) -> None:
+    """`extreme` is a label for any score: its puzzles are drawn in its colour, stacked on the
+    others of their score, and a legend names them with their count."""
+    from matplotlib.colors import to_hex
+
+    from worker.report import COLOURS
+
+    mixed = {
+        **SOLVED_MIX,
+        "score_label": {(3.2, "hard"): 1, (3.24, "hard"): 2, (8.41, "diabolical"): 1},
+    }
+    mixed["score_label"] |= {(8.41, "extreme"): 4}
+    scores = panels(mixed)["Difficulty score"]
+    colours = {to_hex(p.get_facecolor()) for p in bars(scores) if p.get_height()}
+    assert COLOURS["extreme"] in colours
+    stacked = [p for p in bars(scores) if round(p.get_x() + p.get_width() / 2, 1) == 8.4]
+    assert sorted((p.get_y(), p.get_height()) for p in stacked if p.get_height()) == [
+        (0, 1),
+        (1, 4),
+    ]
+    legend = scores.get_legend()
+    assert [t.get_text() for t in legend.get_texts()] == ["extreme: search was needed (4)"]
+
+
+def test_a_long_tail_stays_visible_on_a_log_axis_and_counts_read_alike(panels: Any) -> None:
+    """100,000 easy puzzles and a tail of 12 hard ones: the score axis turns logarithmic (the
+    tail would vanish on a linear one), and every count axis writes 1,000 the same way."""
+    tail = {
+        **SOLVED_MIX,
+        "score_label": {(1.2, "easy"): 100_000, (9.0, "diabolical"): 12},
+        "difficulty": {"easy": 100_000, "diabolical": 12},
+    }
+    drawn = panels(tail)
+    scores = drawn["Difficulty score"]
+    assert scores.get_yscale() == "log"
+    assert "log scale" in scores.get_ylabel()
+    for name in ("Difficulty score", "Difficulty label", "Recursion depth"):
+        assert drawn[name].yaxis.get_major_formatter()(100_000, 0) == "100,000"
+    assert panels(SOLVED_MIX)["Difficulty score"].get_yscale() == "linear"
+
+
+def test_estimates_held_at_the_top_of_the_scale_are_counted_where_they_pile_up() -> None:
+    """With estimates among the ratings, the bar at 11.9 (the scale's top, where estimates are
+    clamped) says how many are there and why."""
+    from matplotlib import pyplot
+
+    clamped = {
+        **SOLVED_MIX,
+        "score_label": {(11.9, "extreme"): 28, (2.6, "hard"): 10},
+        "rating_state": {"estimated": 28, "exact": 10},
+    }
+    fig = figure("test", clamped, "classic, solver 1.3.0: fast 38")
+    (scores,) = [ax for ax in fig.axes if ax.get_title(loc="left").startswith("Difficulty score")]
+    assert "28 estimates clamped at 11.9" in " ".join(texts(scores).split())
+    assert "estimates start at 6.3" in texts(scores)
+    assert fig.get_suptitle().endswith(
+        "ratings: 10 exact, 28 estimated (classic, solver 1.3.0: fast 38)"
+    )
+    pyplot.close(fig)

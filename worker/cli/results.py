@@ -18,6 +18,7 @@ from db.queries import (
     distribution,
     exported,
     find_results,
+    scores_by_label,
     stream_results,
 )
 from db.tiers import RATING_STATES
@@ -255,7 +256,10 @@ def report(collection: str, out_path: Path) -> None:
     sessions = open_database()
     with sessions() as session:
         _require(session, collection)
-        figures = {name: distribution(session, collection, name) for name in REPORTED}
+        figures: dict[str, Any] = {
+            name: distribution(session, collection, name) for name in REPORTED
+        }
+        figures["score_label"] = scores_by_label(session, collection)
         (stats,) = collection_status(session, collection)
     draw_report(collection, figures, out_path, rated_with(stats))
     show(f"wrote {out_path}")
