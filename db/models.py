@@ -104,7 +104,7 @@ class Puzzle(Base):
         index=True,
         comment="The puzzle's canonical (minlex) form, written like givens: equal for two "
         "puzzles exactly when one is the other under a symmetry and a relabelling of the digits "
-        "(README, Puzzle identity). Set at import.",
+        "(docs, Puzzle identity). Set at import.",
     )
     first_seen: Mapped[datetime] = mapped_column(
         Timestamp, server_default=func.now(), comment="When the puzzle was first imported."

@@ -1,8 +1,10 @@
 """The `puzzle_results` view: one row per accepted line, with its puzzle and its result.
 
 The view itself is created by the Alembic revision (``CREATE VIEW``); this module only
-describes its columns so code can ``select()`` from it. The `Table` lives in its own
-`MetaData`, so `create_all` and autogenerate never mistake it for a table.
+describes its columns so code can ``select()`` from it, each with its model column's comment
+(or its own, where it shows something else) for the browser and the SQL reference. The
+`Table` lives in its own `MetaData`, so `create_all` and autogenerate never mistake it for a
+table.
 """
 
 from __future__ import annotations
@@ -13,6 +15,17 @@ from sqlalchemy.orm import InstrumentedAttribute
 from db.models import Batch, Collection, CollectionPuzzle, Puzzle, Result
 
 VIEW_NAME = "puzzle_results"
+DESCRIPTION = (  # the view's comment on PostgreSQL (set by the latest revision to change it)
+    "One row per accepted line of every collection: its puzzle and, once solved, its result "
+    "(the result's columns are NULL until then)."
+)
+# What a view column means where its model column says something else.
+OWN_COMMENTS = {
+    "batch_id": "The batch that solves it; NULL for a line that repeats an earlier one and "
+    "for a puzzle solved before the import.",
+    "isomorph_of": "The earliest-imported puzzle (puzzles.id) of this puzzle's class of "
+    "isomorphs, when that is another puzzle; NULL otherwise.",
+}
 
 view_metadata = MetaData()
 
@@ -55,10 +68,16 @@ SHOWN: tuple[tuple[str, InstrumentedAttribute[object]], ...] = (
         )
     ),
     ("canonical", Puzzle.canonical),
-    ("isomorph_of", Puzzle.id),  # the earliest-imported puzzle of its class, when another
+    ("isomorph_of", Puzzle.id),  # see OWN_COMMENTS
     ("is_minimal", Result.is_minimal),
 )
 
 puzzle_results = Table(
-    VIEW_NAME, view_metadata, *(Column(name, column.type) for name, column in SHOWN)
+    VIEW_NAME,
+    view_metadata,
+    *(
+        Column(name, column.type, comment=OWN_COMMENTS.get(name, column.comment))
+        for name, column in SHOWN
+    ),
+    comment=DESCRIPTION,
 )

@@ -205,6 +205,6 @@ if native is None:
     # The one line that says so; a forked pool process inherits the module and stays quiet.
     log.warning(
         "solver: compiled core not available (%s); using the pure-Python solver "
-        "(same results, much slower: see the README's figures)",
+        "(same results, much slower: see docs/guide/compiled-core.md)",
         _WHY,
     )

@@ -14,7 +14,7 @@ where SE tries it, and give the compiled core the same function under the same n
 follows the table.
 
 This table is the one home of the techniques' names and SE values: the compiled core, the
-database's documentation and the README read them from here.
+database's documentation and the docs site read them from here.
 """
 
 from __future__ import annotations
@@ -118,7 +118,7 @@ EXACT_LADDER = tuple(rung for rung in LADDER if rung.name not in ESTIMATED)
 
 # Rating profiles: which Sudoku Explainer's ladder a puzzle is rated on. `classic` is Sudoku
 # Explainer 1.2.1.3 with gsf's serate changes, the rating of the enjoysudoku forum's lists
-# (README: "the SE rating"); `sukaku` is SukakuExplainer 1.15.12 with its default techniques,
+# (docs/rating/profiles.md); `sukaku` is SukakuExplainer 1.15.12 with its default techniques,
 # the build that rated the Sudoku Exchange puzzle bank (its later releases add UVWXYZ- and
 # TUVWXYZ-wings and four strong links, and rate strong links otherwise), whose ladder adds the
 # turbot family, strong-linked fishes of three links and wings of four and five cells

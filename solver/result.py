@@ -55,7 +55,7 @@ class Metrics:
 class SolveResult:
     """The outcome for one puzzle (see docs/architecture.md, section ``solver``).
 
-    ``ep`` and ``ed`` are Sudoku Explainer's companions of the score (README, "Difficulty"): ED
+    ``ep`` and ``ed`` are Sudoku Explainer's companions of the score (docs/rating/score.md): ED
     the value of the first step, EP the hardest step up to the first placement; None
     whenever ``difficulty_score`` is. ``rating_exact`` says whether the three are Sudoku
     Explainer's own (every step of the path a rung rated by its SE value) or an estimate

@@ -17,7 +17,7 @@ same budget always gets the same answer, whatever the machine or its load:
 
 The charges are in proportion to what each costs the compiled core, so a unit is worth about the
 same time whatever it counts: ``benchmarks/work.py`` measures it (``UNIT_SECONDS``: about a
-microsecond on the machine the defaults were chosen on; README, "Exact ratings and their cost").
+microsecond on the machine the defaults were chosen on; docs/rating/exact.md).
 A charge is made before the work it pays for: a climb whose budget runs out abandons the step it
 was looking for, tries none of SE's chains again and ends on the estimate (``Budget.spent``);
 a larger budget may then rate it exactly.

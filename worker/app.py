@@ -51,7 +51,7 @@ def make_app(config: Settings | None = None) -> Celery:
         worker_prefetch_multiplier=1,
         # Soft limit raises inside the task (recorded as a failed batch); the hard limit kills
         # a stuck process. The work budgets (solver.work: a bulk batch's, a deep puzzle's) and
-        # the node budget keep every batch far below them (README, "Exact ratings").
+        # the node budget keep every batch far below them (docs/rating/exact.md).
         task_soft_time_limit=s.task_soft_time_limit,
         task_time_limit=s.task_time_limit,
         broker_transport_options={

@@ -25,17 +25,11 @@ from typing import Any
 from sqlalchemy import Column, String
 
 from db.models import Base, Result
-from db.views import SHOWN, VIEW_NAME, puzzle_results
-from worker.cli.solve import boxed
+from db.views import VIEW_NAME, puzzle_results
 from worker.errors import MissingExtra
+from worker.grids import boxed
 
 TITLE = "sudoku-batch results"
-VIEW_DESCRIPTION = "One row per accepted line of a collection, with its puzzle and its result."
-# The view's columns whose model column says something else (isomorph_of shows a puzzle id).
-VIEW_ONLY = {
-    "isomorph_of": "The earliest-imported puzzle (puzzles.id) of this puzzle's class of "
-    "isomorphs, when that is another puzzle; NULL otherwise.",
-}
 FACETS = ("difficulty", "status", "hardest_technique", "rating_profile", "rating_state")
 FACETED = (VIEW_NAME, Result.__tablename__)
 HIDDEN = ("alembic_version",)  # Alembic's bookkeeping: one row, no results
@@ -156,10 +150,8 @@ def metadata(database: str) -> dict[str, Any]:
     """Datasette's metadata for the sudoku-batch database served as `database`."""
     tables = {
         table.name: _described(table.comment, {c.name: c.comment for c in table.columns})
-        for table in Base.metadata.sorted_tables
+        for table in (*Base.metadata.sorted_tables, puzzle_results)
     }
-    shown = {name: VIEW_ONLY.get(name, column.comment) for name, column in SHOWN}
-    tables[VIEW_NAME] = _described(VIEW_DESCRIPTION, shown)
     for name in FACETED:
         tables[name]["facets"] = list(FACETS)
     tables.update({name: {"hidden": True} for name in HIDDEN})

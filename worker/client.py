@@ -8,7 +8,7 @@
             print(result["puzzle"], result["status"], result["difficulty"])
 
 `submit` packs the strings into `sudoku.solve` messages of SUDOKU_BATCH_SIZE puzzles (the
-task any Celery client may send: README, "Use it from your application") and returns one
+task any Celery client may send: docs/guide/application.md) and returns one
 `Receipt` per string. The workers store each string (a puzzle, or a rejected line with its
 reason) and its result in SQL; `wait` and `results` read them there (`wait_stored` only
 waits, for a bulk push whose results are read in SQL). A puzzle that needs more work than the

@@ -20,7 +20,7 @@ the main process acknowledge the group's messages.
 - A message that is not a `sudoku.solve` call (`worker.messages.decode_push`) is refused as
   an invalid task: logged and dropped, never retried.
 
-Why not celery-batches: see the README ("Single-puzzle messages").
+Why not celery-batches: see docs/guide/application.md ("Single-puzzle messages").
 """
 
 from __future__ import annotations

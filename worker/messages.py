@@ -20,7 +20,7 @@ from worker.errors import BrokerUnavailable, MessageError
 from worker.settings import MAX_BATCH_SIZE, deep_queue
 
 TASK_NAME = "sudoku.solve_batch"
-# The public task producers send puzzle strings to (README "Use it from your application").
+# The public task producers send puzzle strings to (docs/guide/application.md).
 PUSH_TASK_NAME = "sudoku.solve"
 PUSH_FIELDS = ("puzzles", "collection", "reference")
 NAME_LIMIT = NAME_LENGTH  # characters of a collection name or a reference (their columns)

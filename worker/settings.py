@@ -37,7 +37,7 @@ REFERENCE_SLOWDOWN = 40
 BROKER_SCHEMES = ("redis", "rediss", "amqp", "amqps", "pyamqp")
 BROKER_FORMS = "redis://HOST:6379/DB or amqp://USER:PASSWORD@HOST:5672/VHOST"
 
-# Every variable read here, in the README's order.
+# Every variable read here, in the order of docs/guide/settings.md.
 VARIABLES = (
     "SUDOKU_DATABASE_URL",
     "SUDOKU_BROKER_URL",

@@ -90,7 +90,7 @@ def test_a_query_can_keep_one_puzzle_per_class(session: Session, isomorphs: dict
 def test_the_readme_query_finds_the_puzzles_of_a_that_are_isomorphs_of_puzzles_in_b(
     session: Session, isomorphs: dict[str, int]
 ) -> None:
-    """The README's isomorph query, as written, pairs a's P2 with b's disguise of it."""
+    """The documented isomorph query, as written, pairs a's P2 with b's disguise of it."""
     sql = example_queries(session.get_bind().dialect.name)["isomorphs"]
     sql = sql.replace("collection_a", "a").replace("collection_b", "b")
     rows = session.execute(text(sql.strip().rstrip(";"))).all()

@@ -16,7 +16,7 @@ from db.errors import SchemaNotReady
 from db.models import BATCH_STATUSES, Base
 from db.tiers import BATCH_KINDS, RATING_STATES, RATING_TIERS
 from db.urls import normalize_url
-from db.views import VIEW_NAME
+from db.views import VIEW_NAME, puzzle_results
 from solver import STATUSES, canonical
 
 TABLES = {
@@ -54,8 +54,9 @@ def test_migrations_run_from_empty_to_head_and_back_to_base(database_url: str) -
 
 def test_models_and_migrated_schema_do_not_drift(database_url: str) -> None:
     """Autogenerate finds nothing to change between the models and the migrated schema, and
-    every table and column has the comment the README promises, in the models and (where
-    the database keeps comments) in the migrated schema."""
+    every table and column has the comment the SQL reference shows, in the models and (where
+    the database keeps comments) in the migrated schema, and the view the one db.views gives
+    it."""
     migrate.upgrade(database_url)
     engine = make_engine(database_url)
     with engine.connect() as connection:
@@ -70,12 +71,14 @@ def test_models_and_migrated_schema_do_not_drift(database_url: str) -> None:
             for column in schema.get_columns(table)
         }
         keeps_comments = connection.dialect.supports_comments
+        view_comment = schema.get_table_comment(VIEW_NAME)["text"] if keeps_comments else None
     engine.dispose()
     assert [table.name for table in Base.metadata.sorted_tables if not table.comment] == []
     modelled = {(t.name, c.name): c.comment for t in Base.metadata.sorted_tables for c in t.c}
     assert [column for column, comment in modelled.items() if not comment] == []
     if keeps_comments:
         assert stored == modelled
+        assert view_comment == puzzle_results.comment
 
 
 @pytest.mark.parametrize(

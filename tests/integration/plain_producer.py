@@ -3,7 +3,7 @@ messaging library) for the few messages Celery itself would never send.
 
 Started by tests/integration/test_push.py as its own process (`python plain_producer.py`),
 so nothing of the project is imported here, on purpose: this is what a user's application
-does to push puzzles to the workers (README, "Use it from your application").
+does to push puzzles to the workers (docs/guide/application.md).
 
     python plain_producer.py BROKER_URL QUEUE PLAN.json [RESULT_BACKEND_URL TIMEOUT]
 

@@ -246,7 +246,7 @@ def stored_strings(url: str) -> int:
     return int(scalar(url, "SELECT coalesce(sum(size), 0) FROM submissions"))
 
 
-# Each stored string, as README "Use it from your application" reads them in SQL: a
+# Each stored string, as docs/guide/application.md reads them in SQL: a
 # message's strings are lines first_line .. first_line + size - 1 of its collection.
 STRINGS = """
     SELECT s.task_id, cp.line - s.first_line AS position, c.name, s.reference, p.givens,
@@ -498,7 +498,7 @@ def test_a_worker_killed_mid_push_loses_and_doubles_nothing(
     processes, or its pool process) a fifth of the way: once the others finish, every string
     is one submission on one line, and every distinct puzzle has one result.
 
-    One exception, kombu's (celery#7950, README "Failure modes"): Redis hands a message over
+    One exception, kombu's (celery#7950, docs/guide/application.md): Redis hands a message over
     (BRPOP) before kombu records it as unacknowledged, so a worker killed between the two
     loses that one message. A producer finds it in SQL (`Client.missing`) and sends it again
     (`Client.resend`), and it is stored once. RabbitMQ and a pool process's death lose none.

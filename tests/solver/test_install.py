@@ -99,7 +99,7 @@ def test_without_the_core_import_warns_once_and_the_reference_solves(
     assert len(lines) == 1, done.stderr
     assert lines[0] == (
         f"solver: compiled core not available ({why}); using the pure-Python solver "
-        "(same results, much slower: see the README's figures)"
+        "(same results, much slower: see docs/guide/compiled-core.md)"
     )
 
 

@@ -30,7 +30,7 @@ from tests.worker.conftest import SAMPLE
 from tests.worker.test_cli_help import top_level_modules_after
 from worker.browse import FACETED, FACETS, QUERIES, browser, render_cell
 from worker.cli import main
-from worker.cli.solve import boxed
+from worker.grids import boxed
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_FLAGS = (

@@ -1,4 +1,4 @@
-"""Exit codes (README, "Exit codes"), and the one place where errors become them.
+"""Exit codes (docs/guide/commands.md), and the one place where errors become them.
 
 `0` everything was solved; `1` a file could not be read, batches failed, or another runtime
 problem (the database unreachable or not migrated, an optional package missing); `2` a usage

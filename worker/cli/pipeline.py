@@ -78,7 +78,7 @@ def run(
 ) -> None:
     """Import FILES (`-`: standard input) and solve them here, in a local process pool (no
     servers needed). Ratings are Sudoku Explainer's own: the puzzles that need more work than
-    the bulk path's budget are rated again, alone, in a second phase (README, "Exact ratings").
+    the bulk path's budget are rated again, alone, in a second phase (docs/rating/exact.md).
 
     Interrupted or killed, run the same command again: it finishes the remaining work and
     redoes nothing.

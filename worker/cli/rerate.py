@@ -3,9 +3,9 @@
 How a user moves to another rating profile, a new solver release, or a larger deep budget: the
 results `--because` picks are rated again, in `rerate` batches (db.ratings), here in the local
 pool as `run` does (two phases: the bulk path, then the deep tier for what it leaves pending),
-or, with `--queue`, by the Celery workers. A puzzle has one result: re-rating replaces it (the
-README says why). Interrupted, run it again: it finishes the batches it made and picks only
-the results still not re-rated.
+or, with `--queue`, by the Celery workers. A puzzle has one result: re-rating replaces it
+(docs/rating/exact.md says why). Interrupted, run it again: it finishes the batches it made
+and picks only the results still not re-rated.
 """
 
 from __future__ import annotations

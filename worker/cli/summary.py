@@ -59,7 +59,7 @@ def status_tables(stats: Sequence[Mapping[str, Any]], title: str) -> list[Any]:
         table("Results by status (they add up to done)", ["collection", *STATUSES], statuses),
         table("Difficulty of the solved puzzles", ["collection", *LABELS], labels),
         table(
-            "Ratings of the solved puzzles (README, Exact ratings)",
+            "Ratings of the solved puzzles (docs: Exact ratings and their cost)",
             ["collection", *RATING_STATES, "rated with"],
             ratings,
         ),

@@ -48,7 +48,7 @@ def worker(tier: str | None, celery_args: tuple[str, ...]) -> None:
     Before it takes a batch, the worker checks that its database answers and is migrated,
     and that its broker answers; if not, it refuses to start with one line saying why
     (exit 1), for its supervisor to start it again later. Settings: SUDOKU_DATABASE_URL,
-    SUDOKU_BROKER_URL, SUDOKU_QUEUE and the worker's own (README, "Settings").
+    SUDOKU_BROKER_URL, SUDOKU_QUEUE and the worker's own (docs/guide/settings.md).
     """
     from worker import settings
     from worker.app import app

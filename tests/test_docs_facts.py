@@ -1,9 +1,10 @@
-"""The README states the solver's facts as the code defines them: the ladder's names, order
-and values, the statuses, the labels and their cut-offs, the estimate's constants.
+"""The documentation states the solver's facts as the code defines them: the ladder's names,
+order and values, the statuses, the labels and their cut-offs, the estimate's constants, the
+settings and the work budgets.
 
-The README is where users read these facts; the code is where they live. Each table and
-list below is read from the README and compared with its one definition, so a change to one
-that forgets the other fails here.
+The documentation site (`docs/`) is where users read these facts; the code is where they live.
+Each table and list below is read from its page and compared with its one definition, so a
+change to one that forgets the other fails here.
 """
 
 from __future__ import annotations
@@ -18,13 +19,15 @@ from solver.ladder import ESTIMATED, LADDER
 from solver.rating import BUCKETS, LABELS
 from solver.result import STATUSES
 
-README = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
+DOCS = Path(__file__).resolve().parents[1] / "docs"
 
 
-def section(title: str) -> str:
-    """The text of the README section with that heading (any level), to the next heading."""
-    match = re.search(rf"^#+ {re.escape(title)}\n(.*?)(?=^#+ )", README, re.M | re.S)
-    assert match, f"README has no section {title!r}"
+def section(page: str, title: str) -> str:
+    """The text of the section of docs/`page` with that heading (any level), to the next
+    heading or the end of the page."""
+    text = (DOCS / page).read_text(encoding="utf-8")
+    match = re.search(rf"^#+ {re.escape(title)}\n(.*?)(?=^#+ |\Z)", text, re.M | re.S)
+    assert match, f"docs/{page} has no section {title!r}"
     return match.group(1)
 
 
@@ -41,7 +44,7 @@ def backticked(text: str) -> list[str]:
 
 def test_the_ladder_table_lists_every_rung_in_order_with_its_value() -> None:
     """Names in ladder order; values as defined."""
-    rows = table_rows(section("The ladder"))
+    rows = table_rows(section("rating/ladder.md", "The ladder"))
     assert [row[1].strip("`") for row in rows] == [rung.name for rung in LADDER]
     for row, rung in zip(rows, LADDER, strict=True):
         expected = "estimated, below" if rung.name in ESTIMATED else str(rung.value)
@@ -50,7 +53,7 @@ def test_the_ladder_table_lists_every_rung_in_order_with_its_value() -> None:
 
 def test_the_vocabulary_lists_the_statuses_labels_and_techniques_in_order() -> None:
     """The 'Querying results' paragraph names statuses, labels and technique names."""
-    text = section("Querying results")
+    text = section("sql/index.md", "Querying results")
     statuses = re.search(r"Result statuses:(.*?)\. Difficulty", text, re.S)
     labels = re.search(r"Difficulty labels, easiest\s+first:(.*?)\. Technique", text, re.S)
     names = re.search(r"Technique names .*?easiest first:(.*?)\(see", text, re.S)
@@ -64,7 +67,7 @@ def test_the_vocabulary_lists_the_statuses_labels_and_techniques_in_order() -> N
 
 def test_the_scale_table_cuts_the_labels_where_the_rating_does() -> None:
     """Each band's bounds and label are the rating's buckets."""
-    rows = table_rows(section("The scale, with an example for each band"))
+    rows = table_rows(section("rating/scale.md", "The scale, with an example for each band"))
     bounds = [float(m.group(1)) for row in rows if (m := re.search(r"below ([0-9.]+)", row[0]))]
     assert [row[1].strip("`") for row in rows] == list(LABELS)
     assert bounds == [bound for bound, _ in BUCKETS]
@@ -76,7 +79,7 @@ def test_the_scale_table_cuts_the_labels_where_the_rating_does() -> None:
 )
 def test_the_estimate_formula_shows_the_rating_constants(constant: str) -> None:
     """The formula in 'Score, EP and ED' shows each constant's value."""
-    formula = re.search(r"score = (.*?)\n", section("Score, EP and ED"))
+    formula = re.search(r"score = (.*?)\n", section("rating/score.md", "Score, EP and ED"))
     assert formula
     assert f"{getattr(rating, constant)}" in formula.group(1)
 
@@ -85,7 +88,7 @@ def test_the_settings_table_lists_every_variable_the_settings_module_reads() -> 
     """Each SUDOKU_* variable of worker.settings has a row, in the module's order."""
     from worker.settings import VARIABLES
 
-    rows = table_rows(section("Settings"))
+    rows = table_rows(section("guide/settings.md", "Settings"))
     listed = [name.strip("` ") for row in rows for name in row[0].split(",")]
     assert listed == list(VARIABLES)
 
@@ -102,7 +105,8 @@ def test_the_settings_table_gives_each_work_budgets_default(variable: str, budge
     """The default a budget's row shows is solver.work's."""
     from solver import work
 
-    (row,) = [row for row in table_rows(section("Settings")) if row[0] == f"`{variable}`"]
+    rows = table_rows(section("guide/settings.md", "Settings"))
+    (row,) = [row for row in rows if row[0] == f"`{variable}`"]
     assert row[1] == f"`{getattr(work, budget)}`"
 
 
@@ -110,6 +114,6 @@ def test_exact_ratings_name_the_charges_of_each_kind_of_work() -> None:
     """'Exact ratings and their cost' gives each kind of work its charge in solver.work."""
     from solver import work
 
-    text = section("Exact ratings and their cost")
+    text = section("rating/exact.md", "Exact ratings and their cost")
     charges = [int(n) for n in re.findall(r"\((\d+)(?: units)?\)", text.split("reference")[0])]
     assert charges == list(work.CHARGES)
