@@ -87,7 +87,8 @@ def bar(
     console: Console, description: str, total: int | None, noun: str, done: int = 0
 ) -> Iterator[Bar]:
     """A live progress bar starting at `done` of `total` (not counted in its rate); yields a
-    `Bar`. Off a terminal only its last state is printed."""
+    `Bar`. Off a terminal only its last state is printed. A bar that never had anything to
+    count (an empty file, a refused one) leaves no line behind."""
     meter = Meter(noun)
     columns = (
         TextColumn("[bold]{task.description}"),
@@ -103,6 +104,9 @@ def bar(
             yield Bar(progress, task, meter)
         finally:
             meter.stop()  # before the last frame is drawn, so it shows the final figures
+            if not (done or meter.count or progress.tasks[0].total):
+                progress.update(task, visible=False)
+                progress.live.transient = True
 
 
 class _MeterColumn(ProgressColumn):

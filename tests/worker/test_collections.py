@@ -72,6 +72,18 @@ def test_an_empty_or_comments_only_file_is_reported_with_exit_code_4(
     assert names(env["SUDOKU_DATABASE_URL"]) == ["good"]
 
 
+def test_an_empty_file_alone_leaves_no_empty_progress_bar(
+    env: dict[str, str], tmp_path: Path
+) -> None:
+    """With nothing to solve, no bar stuck at 0/0 is left above the warning and the summary."""
+    empty = tmp_path / "empty.txt"
+    empty.write_text("")
+    result = invoke("run", str(empty))
+    assert result.exit_code == EXIT_EMPTY
+    assert "nothing was stored" in result.output
+    assert "solving" not in result.output
+
+
 def test_an_empty_standard_input_is_reported_too(env: dict[str, str]) -> None:
     """`import -` with nothing on standard input warns and exits 4."""
     result = invoke("import", "-", stdin="")
