@@ -193,6 +193,7 @@ struct Board {
      * before changing anything, so what it reads is the state it started from. */
     uint32_t version, digits_at, positions_at, links_at, locks_at[2], loops_at, no_grave_at;
     uint32_t chain_at;
+    int triplets_known;           /* aligned triplet exclusion found nothing on triplets_cands */
     int loops_key[4];             /* the easiest unique loop hint: found, value, type, sukaku */
     int no_grave_sukaku;          /* no_grave_at holds for SukakuExplainer's BUG search */
     bb_t digits[9];               /* cells allowing digit d+1 */
@@ -202,6 +203,8 @@ struct Board {
     Lock locks[2][MAX_LOCKS];     /* [0] claiming, [1] pointing */
     int n_locks[2];
     ChainHint chain;
+    mask_t triplets_cands[81];
+    bb_t triplets_base;           /* its base cells then */
 };
 
 void board_from_grid(Board *b, const uint8_t grid[81]);
@@ -284,6 +287,13 @@ int on_to_off(const mask_t *board, int p, int y, int out[28]);
 int off_to_on(const mask_t *board, const mask_t *source, int p, int y, int out[4],
               uint16_t par[4][MAX_PARENTS], int n_par[4], int why[4]);
 
+/* closures.c: whether SE's Nishio run from `start` is absurd, on the places of its digit */
+int nishio_absurd(bb_t places, int start);
+/* cycles.c: a run that is not dynamic reaches its start's reach in the graph of both links on
+ * `cands`: words over reach_index()'s numbering, how many */
+int static_reach(const mask_t *cands, int p, const uint64_t **words);
+int reach_index(int p);
+
 /* ---- nested.c: the rules a chain of some level applies inside (solver/nested.py) ---- */
 typedef struct {
     uint32_t n, cap;              /* eliminations, each an "off" key with its parents and the */
@@ -344,6 +354,13 @@ typedef struct {
 
 Contradiction climb(Board *b, const int *rungs, int n, Path *path, int counts[MAX_RUNGS],
                     Budget *chains);
+/* What each rung cost while `rung_profile_on` (benchmarks/profile.py): the times it was asked
+ * and fired, its thread CPU nanoseconds, and the runs of SE's chains it charged. */
+typedef struct {
+    int64_t asked, fired, ns, runs;
+} RungCost;
+extern int rung_profile_on;
+extern RungCost rung_cost[MAX_RUNGS];
 
 /* The independent check (engine.c): every unit holds 1-9 once, every given kept. */
 int is_solution(const uint8_t grid[81], const uint8_t full[81]);

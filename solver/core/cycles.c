@@ -147,8 +147,11 @@ static void close_component(int root, int *sp, int n_comp) {
     *sp = first;
 }
 
+static mask_t reach_cands[81];  /* the candidates of the components last made */
+
 static void components(const mask_t *cands) {
     int counter = 0, sp = 0, n_comp = 0;
+    memcpy(reach_cands, cands, sizeof reach_cands);
     memset(t_index, 0, sizeof t_index);
     memset(comp_seen, 0, sizeof comp_seen);
     static uint16_t present[POTENTIALS];  /* the potentials of the candidates, ascending */
@@ -196,6 +199,24 @@ static void components(const mask_t *cands) {
 }
 
 static int pruned;  /* whether the components are known (the search over both links) */
+
+/* What a run of SE's that is not dynamic reaches (closures.c): it follows the implications of
+ * the graph of both links on the position, so from p it reaches p's reach. The components are
+ * made anew unless the last ones were made for these candidates (a cycle search of the same
+ * position, mostly). */
+int static_reach(const mask_t *cands, int p, const uint64_t **words) {
+    if (memcmp(reach_cands, cands, sizeof reach_cands)) {
+        static uint16_t places[27][9];
+        static bb_t digits[9];
+        board_views(cands, places, digits);
+        new_graph(2, cands, (const uint16_t(*)[9])places, digits);
+        components(cands);
+    }
+    *words = reach[t_comp[p]];
+    return n_words;
+}
+
+int reach_index(int p) { return dense[p]; }
 
 static int leads_to(int from, int to) {
     if (!pruned) return 1;

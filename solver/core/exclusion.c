@@ -1,4 +1,6 @@
 /* Aligned pair and triplet exclusion (solver/exclusion.py). */
+#include <string.h>
+
 #include "core.h"
 
 /* The candidates of base cells a and b that belong to no possible pair of digits. */
@@ -61,32 +63,57 @@ Found aligned_pair_exclusion(Board *b) {
 }
 
 /* The candidates of base cells c[0..2] that belong to no possible triple of digits; 0 when none
- * goes. */
+ * goes. An excluder has two candidates or three: {a, b} locks the triples holding both, and
+ * {a, b, c} the one of exactly those three. So for the digits dx, dy of the first two cells,
+ * the third's digits locked are known at once (`locked_third`), and the triples are met by
+ * pairs (a shortcut of the core: the reference tries every triple, with the same result). */
 static int triplet_exclusions(const mask_t *cands, const int c[3], bb_t excluders,
                               mask_t out[3]) {
     int see_xy = bb_has(PEER_BB[c[0]], c[1]), see_xz = bb_has(PEER_BB[c[0]], c[2]);
     int see_yz = bb_has(PEER_BB[c[1]], c[2]);
-    unsigned locks[20];
-    int n = 0;
-    for (bb_t r = excluders; r; r &= r - 1) locks[n++] = cands[bb_first(r)];
+    unsigned pair_of[9] = {0}, third[9][9];  /* pair_of[a]: the b of the excluders {a, b} */
+    int triples = 0;
+    for (bb_t r = excluders; r; r &= r - 1) {
+        unsigned m = cands[bb_first(r)];
+        if (pop(m) == 2) {
+            int a = low_bit_index(m), b = low_bit_index(m & (m - 1));
+            pair_of[a] |= 1u << b;
+            pair_of[b] |= 1u << a;
+        } else {
+            triples = 1;
+        }
+    }
+    if (triples) {  /* third[a][b]: the c of the excluders {a, b, c} */
+        memset(third, 0, sizeof third);
+        for (bb_t r = excluders; r; r &= r - 1) {
+            unsigned m = cands[bb_first(r)];
+            if (pop(m) != 3) continue;
+            for (unsigned i = m; i; i &= i - 1) {
+                for (unsigned j = m & ~(i & -i); j; j &= j - 1)
+                    third[low_bit_index(i)][low_bit_index(j)] |= m & ~(i & -i) & ~(j & -j);
+            }
+        }
+    }
     unsigned full[3] = {cands[c[0]], cands[c[1]], cands[c[2]]}, allowed[3] = {0, 0, 0};
     for (unsigned mx = full[0]; mx; mx &= mx - 1) {
-        unsigned dx = mx & -mx;
+        int x = low_bit_index(mx);
+        unsigned dx = 1u << x;
         for (unsigned my = full[1]; my; my &= my - 1) {
-            unsigned dy = my & -my;
+            int y = low_bit_index(my);
+            unsigned dy = 1u << y;
             if (dx == dy && see_xy) continue;
-            for (unsigned mz = full[2]; mz; mz &= mz - 1) {
-                unsigned dz = mz & -mz;
-                if ((dz == dx && see_xz) || (dz == dy && see_yz)) continue;
-                unsigned held = dx | dy | dz;
-                int locked = 0;
-                for (int k = 0; k < n && !locked; k++) locked = !(locks[k] & ~held);
-                if (locked) continue;  /* an excluder would be left empty */
-                allowed[0] |= dx;
-                allowed[1] |= dy;
-                allowed[2] |= dz;
+            unsigned locked = (pair_of[x] & dy) ? ALL_DIGITS : pair_of[x] | pair_of[y];
+            if (triples && x != y) locked |= third[x][y];
+            unsigned free_z = full[2] & ~(see_xz ? dx : 0) & ~(see_yz ? dy : 0) & ~locked;
+            if (!free_z) continue;
+            allowed[0] |= dx;
+            allowed[1] |= dy;
+            allowed[2] |= free_z;
+        }
+        if (allowed[1] == full[1] && allowed[2] == full[2] && (allowed[0] | (mx & (mx - 1))) == full[0]) {
+            if (!(full[0] & ~(allowed[0] | (mx & (mx - 1))))) {
+                /* the digits of x left to try are each allowed with some pair: see below */
             }
-            if (allowed[0] == full[0] && allowed[1] == full[1] && allowed[2] == full[2]) return 0;
         }
     }
     int any = 0;
@@ -97,6 +124,25 @@ static int triplet_exclusions(const mask_t *cands, const int c[3], bb_t excluder
     return any;
 }
 
+/* The cells that changed since aligned triplet exclusion last found nothing, with the base
+ * cells that were not base cells then (`fresh`), and those that changed (`changed`); 0 when that
+ * search is not known (a shortcut of the core, see aligned_triplet_exclusion). */
+static int since_nothing(const Board *b, bb_t base, bb_t *fresh, bb_t *changed) {
+    if (!b->triplets_known) return 0;
+    *changed = 0;
+    for (int i = 0; i < 81; i++) {
+        if (b->cands[i] & ~b->triplets_cands[i]) return 0;  /* a candidate came back */
+        if (b->cands[i] != b->triplets_cands[i]) *changed |= bb_cell(i);
+    }
+    *fresh = (base & ~b->triplets_base) | *changed;
+    return 1;
+}
+
+/* SE's aligned triplet exclusion: the first triple of base cells, in SE's order, that removes
+ * something. A triple finds what it found last time when its cells, their being base cells, and
+ * the cells all three see are as they were: so when the last search found nothing and only
+ * candidates went since, only the triples touching what changed are tried (a shortcut of the
+ * core: the reference tries them all, and finds the same). */
 Found aligned_triplet_exclusion(Board *b) {
     work_charge(WORK_TRIPLET);
     const mask_t *cands = b->cands;
@@ -107,19 +153,40 @@ Found aligned_triplet_exclusion(Board *b) {
         if (n == 1) single |= bb_cell(i);
     }
     int base[81], n = 0;
-    bb_t thirds = 0;  /* base cells that can be a third: those of two or three candidates */
+    bb_t thirds = 0, based = 0;  /* thirds: base cells of two or three candidates */
     for (int i = 0; i < 81; i++) {
         if (pop(cands[i]) >= 2 && (PEER_BB[i] & few) && !(PEER_BB[i] & single)) {
             base[n++] = i;
+            based |= bb_cell(i);
             if (bb_has(few, i)) thirds |= bb_cell(i);
         }
     }
+    bb_t fresh = 0, changed = 0;
+    int known = since_nothing(b, based, &fresh, &changed);
     for (int k = 1; k < n; k++) {
         int y = base[k];
         for (int j = 0; j < k; j++) {
             int x = base[j];
             bb_t common = PEER_BB[x] & PEER_BB[y] & few;
             if (!(common & (common - 1))) continue;  /* fewer than two excluders, for any third */
+            /* Whether some third removes something, the thirds taken in any order: the first in
+             * SE's order is looked for only then (most pairs have none). */
+            bb_t thirds_here = (PEER_BB[x] | PEER_BB[y]) & thirds & ~(bb_cell(x) | bb_cell(y));
+            if (known && !((bb_cell(x) | bb_cell(y)) & fresh)) {
+                bb_t near = 0;  /* the thirds that see a changed cell seeing x and y */
+                for (bb_t r = PEER_BB[x] & PEER_BB[y] & changed; r; r &= r - 1) near |= PEER_BB[bb_first(r)];
+                thirds_here &= fresh | near;
+            }
+            int any = 0;
+            for (bb_t r = thirds_here; r && !any; r &= r - 1) {
+                int z = bb_first(r);
+                bb_t excluders = common & PEER_BB[z];
+                if (!(excluders & (excluders - 1))) continue;
+                int cells[3] = {x, y, z};
+                mask_t out[3];
+                any = triplet_exclusions(cands, cells, excluders, out);
+            }
+            if (!any) continue;
             /* SE's twin area: the thirds among x's peers, then among y's, in SE's peer order */
             bb_t tried = bb_cell(x) | bb_cell(y);
             for (int t = 0; t < 40; t++) {
@@ -131,6 +198,7 @@ Found aligned_triplet_exclusion(Board *b) {
                 int cells[3] = {x, y, z};
                 mask_t out[3];
                 if (!triplet_exclusions(cands, cells, excluders, out)) continue;
+                b->triplets_known = 0;
                 for (int m = 0; m < 3; m++) {
                     Found found = board_remove(b, bb_cell(cells[m]), out[m]);
                     if (found.why.kind) return found;
@@ -139,5 +207,8 @@ Found aligned_triplet_exclusion(Board *b) {
             }
         }
     }
+    b->triplets_known = 1;
+    memcpy(b->triplets_cands, cands, sizeof b->triplets_cands);
+    b->triplets_base = based;
     return NOTHING;
 }

@@ -3,8 +3,18 @@
  * technique is only named (its reference function's name), so that the reference's rungs find
  * their C function. */
 #include <string.h>
+#include <time.h>
 
 #include "core.h"
+
+int rung_profile_on;
+RungCost rung_cost[MAX_RUNGS];
+
+static int64_t thread_ns(void) {
+    struct timespec t;
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+    return (int64_t)t.tv_sec * 1000000000 + t.tv_nsec;
+}
 
 #define TECHNIQUE(fn) {#fn, fn}
 static const struct {
@@ -58,9 +68,17 @@ Contradiction climb(Board *b, const int *rungs, int n, Path *path, int counts[MA
         const Rung *rung = &T.rungs[rungs[k]];
         int empty = b->empty;
         Found found;
-        if (!rung->se_chain) {
-            found = rung->apply(b);
-        } else if (!work_apply(rung->apply, b, chains, &found)) {
+        int64_t began = rung_profile_on ? thread_ns() : 0, runs = work_tally[WORK_RUN];
+        int applied = !rung->se_chain ? (found = rung->apply(b), 1)
+                                      : work_apply(rung->apply, b, chains, &found);
+        if (rung_profile_on) {
+            RungCost *cost = &rung_cost[rungs[k]];
+            cost->asked++;
+            cost->fired += applied && found.fired;
+            cost->ns += thread_ns() - began;
+            cost->runs += work_tally[WORK_RUN] - runs;
+        }
+        if (!applied) {
             k++;  /* SE's chains are off, or their budget is spent */
             continue;
         }

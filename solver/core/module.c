@@ -276,6 +276,23 @@ static PyObject *work_tally_of(PyObject *self, PyObject *unused) {
     return out;
 }
 
+/* What each rung cost since the last call (benchmarks/profile.py): (asked, fired, CPU ns,
+ * runs) by rung index; profiling goes on (or off) with `on`, and the costs start again. */
+static PyObject *rung_profile(PyObject *self, PyObject *on) {
+    (void)self;
+    PyObject *out = PyList_New(T.n);
+    for (int k = 0; out && k < T.n; k++) {
+        const RungCost *c = &rung_cost[k];
+        PyObject *row = Py_BuildValue("LLLL", (long long)c->asked, (long long)c->fired,
+                                      (long long)c->ns, (long long)c->runs);
+        if (!row) Py_CLEAR(out);
+        else PyList_SET_ITEM(out, k, row);
+    }
+    memset(rung_cost, 0, sizeof rung_cost);
+    rung_profile_on = PyObject_IsTrue(on);
+    return out;
+}
+
 /* The canonical (minlex) form of each puzzle (solver/canon.py): a str, or None for a puzzle not
  * in the plain form, for the reference parser to explain or normalise. */
 static PyObject *canonical_many(PyObject *self, PyObject *puzzles) {
@@ -416,6 +433,9 @@ static PyMethodDef methods[] = {
     {"work_tally", work_tally_of, METH_NOARGS,
      "work_tally() -> tuple[int, ...]: the charges of each kind of work (solver.work.CHARGES' "
      "order) made since the last call"},
+    {"rung_profile", rung_profile, METH_O,
+     "rung_profile(on: bool) -> list[(asked, fired, cpu_ns, runs)]: each rung's costs (ladder "
+     "index) since the last call; profiling on or off from now"},
     {"configure", configure, METH_O,
      "configure(tables: dict) -> None: the reference's tables (see solver/native.py)"},
     {"solve_many", solve_many, METH_VARARGS,
