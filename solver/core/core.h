@@ -194,6 +194,7 @@ struct Board {
     uint32_t version, digits_at, positions_at, links_at, locks_at[2], loops_at, no_grave_at;
     uint32_t chain_at;
     int triplets_known;           /* aligned triplet exclusion found nothing on triplets_cands */
+    uint16_t x_quiet;             /* the digits whose X-cycles and chains found nothing, on */
     int loops_key[4];             /* the easiest unique loop hint: found, value, type, sukaku */
     int no_grave_sukaku;          /* no_grave_at holds for SukakuExplainer's BUG search */
     bb_t digits[9];               /* cells allowing digit d+1 */
@@ -203,6 +204,7 @@ struct Board {
     Lock locks[2][MAX_LOCKS];     /* [0] claiming, [1] pointing */
     int n_locks[2];
     ChainHint chain;
+    bb_t x_quiet_places[9];       /* ... these places (cycles.c) */
     mask_t triplets_cands[81];
     bb_t triplets_base;           /* its base cells then */
 };

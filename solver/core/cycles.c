@@ -508,13 +508,21 @@ static int starts_of(const mask_t *cands, const Links *s, int out[729]) {
 /* The chain SE applies (best_hint() in the reference). The reference, like SE, takes each
  * start's cycles then its forcing chains; here a search's forcing chains come first, being
  * quick to find, and bound the length of the cycles worth searching for: with ties settled
- * by SE's order of finding, the chain chosen is the same. */
-static void best_hint(const mask_t *cands, const uint16_t (*places)[9], const bb_t *digits,
+ * by SE's order of finding, the chain chosen is the same.
+ *
+ * The first search's graph (X-links) is each digit's own: a digit whose places have not
+ * changed since that search last found nothing at all finds nothing again, and its starts are
+ * skipped (`b`: what the board remembers of it; a shortcut of the core). */
+static void best_hint(Board *b, const mask_t *cands, const uint16_t (*places)[9], const bb_t *digits,
                       ChainHint *best) {
     static int starts[729];
     last.tenths = -1;
     best->rung = NULL;
     best->forcing_start = -1;
+    unsigned quiet = 0;  /* the digits skipped */
+    for (int d = 0; d < 9; d++) {
+        if ((b->x_quiet >> d & 1) && b->x_quiet_places[d] == digits[d]) quiet |= 1u << d;
+    }
     for (int k = 0; k < 3; k++) {
         const Links *s = &SEARCHES[k];
         int cycle_tenths = rung_tenths(s->cycle), forcing_tenths = s->forcing ? rung_tenths(s->forcing) : 0;
@@ -526,16 +534,27 @@ static void best_hint(const mask_t *cands, const uint16_t (*places)[9], const bb
         pruned = s->bivalue && s->bilocation;
         if (pruned) components(cands);
         int n = starts_of(cands, s, starts);
+        if (k == 0 && quiet) {
+            int kept = 0;
+            for (int j = 0; j < n; j++) {
+                if (!(quiet >> ((starts[j] >> 1) % 9) & 1)) starts[kept++] = starts[j];
+            }
+            n = kept;
+        }
         for (int j = 0; s->forcing && j < n; j++) start_forcing(cands, s, forcing_tenths, starts[j], best);
         for (int j = 0; j < n; j++) start_cycles(s, cycle_tenths, starts[j], best);
         best->forcing_start = -1;  /* what this search found comes before the next search's */
+        if (k == 0) {  /* searched unbounded (the first search): nothing found is known */
+            b->x_quiet = best->rung ? 0 : ALL_DIGITS;
+            memcpy(b->x_quiet_places, digits, sizeof b->x_quiet_places);
+        }
     }
 }
 
 /* Apply the hint SE would, if it is of `rung`: one instance, with its length's bonus. */
 static Found apply(Board *b, technique_fn rung) {
     if (b->chain_at != b->version) {
-        best_hint(b->cands, board_positions(b), board_digits(b), &b->chain);
+        best_hint(b, b->cands, board_positions(b), board_digits(b), &b->chain);
         b->chain_at = b->version;
     }
     const ChainHint *h = &b->chain;
