@@ -22,7 +22,10 @@ fixed-seed sample of each band (``--se-sample``) beside the classic profile, and
 `sukaku` profile's; a later one shows how far that one moved) beside the sukaku profile: how
 often ours and the file give that Explainer's ER, and its ms a puzzle, its start (an empty
 input, timed apart) left out. Beside skfr the time of the sukaku profile on the same puzzles
-is printed too (skfr rates the classic ladder; it is the speed anchor).
+is printed too (skfr rates the classic ladder; it is the speed anchor). Then a fixed-seed
+sample of forum_hardest_375 (``--forum-sample``, 60) is rated within the deep budget, and the
+puzzles of it that need SE's level 4 (nested dynamic forcing chains, ER 10.5 and up) are timed
+beside skfr.
 
 se_rated_6k is split by a fixed hash of the puzzle: ``held-out`` (30%) was never looked at
 while tuning, ``tuned`` is the rest. Other collections are sampled with a fixed seed.
@@ -313,6 +316,49 @@ def compare_skfr(binary: Path, data: Path, split: str, work_budget: int, runs: i
         )
 
 
+FORUM = "forum_hardest_375.txt"
+LEVEL_4 = 10.5  # SE's nested dynamic forcing chains (level 4 nesting): the least ER they give
+
+
+def compare_forum(binary: Path, data: Path, sample: int, runs: int) -> None:
+    """A fixed-seed sample of forum_hardest_375, rated alone within the deep budget (as the
+    deep tier rates the tail), and the part of it that needs SE's level 4 side by side with
+    skfr: how many are exact, how often skfr gives the same ER, and the mean time a puzzle
+    (medians of ``runs`` runs; skfr's wall time, its start included)."""
+    hardest = (data / FORUM).read_text().split()
+    picked = random.Random(0).sample(hardest, min(sample, len(hardest)))
+    first = solver.solve_many(picked, work_budget=solver.work.DEEP)
+    scores = [r.difficulty_score or 0.0 for r in first]
+    level_4 = [p for p, score in zip(picked, scores, strict=True) if score >= LEVEL_4]
+    print(
+        f"{FORUM}: {len(picked)} puzzles (seed 0), {sum(bool(r.rating_exact) for r in first)}"
+        f" exact, {len(level_4)} need level 4 (ER >= {LEVEL_4}); those beside skfr, {runs} runs:"
+    )
+    if not level_4:
+        return
+    ours_times, theirs_times = [], []
+    with tempfile.TemporaryDirectory() as folder:
+        for _ in range(runs):
+            start = time.process_time()
+            ours = solver.solve_many(level_4, work_budget=solver.work.DEEP)
+            ours_times.append(time.process_time() - start)
+            theirs, took = skfr_ratings(binary, level_4, Path(folder))
+            theirs_times.append(took)
+    exact = sum(bool(r.rating_exact) for r in ours)
+    same = sum(
+        t is not None and r.difficulty_score is not None and abs(r.difficulty_score - t) < 0.05
+        for r, t in zip(ours, theirs, strict=True)
+    )
+    ours_s = statistics.median(ours_times) / len(level_4)
+    theirs_s = statistics.median(theirs_times) / len(level_4)
+    verdict = "MET" if ours_s <= theirs_s else "NOT MET"
+    print(
+        f"  level 4  n={len(level_4):>5}  exact: ours {exact}  skfr's ER the same: {same}"
+        f"   s a puzzle: ours {ours_s:.3f} (CPU) skfr {theirs_s:.3f}"
+        f"  (ours/skfr {ours_s / theirs_s:.2f}; target <= 1: {verdict})"
+    )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--limit", type=int, default=2000, help="puzzles per collection")
@@ -327,6 +373,9 @@ def main() -> None:
         " default %(default)s, solver.work.DEFAULT)",
     )
     parser.add_argument("--runs", type=int, default=3, help="runs of the side by side with skfr")
+    parser.add_argument(
+        "--forum-sample", type=int, default=60, help=f"puzzles of {FORUM} beside skfr (0: none)"
+    )
     parser.add_argument("--se-sample", type=int, default=20, help="puzzles a band for serate")
     args = parser.parse_args()
     print(f"solver {solver.SOLVER_VERSION}, Python {sys.version.split()[0]}, split {args.split}")
@@ -348,6 +397,8 @@ def main() -> None:
         skfr = os.environ.get("SUDOKU_BENCH_SKFR")
         if skfr:
             compare_skfr(Path(skfr), args.data, args.split, args.work_budget, args.runs)
+            if args.forum_sample and (args.data / FORUM).exists():
+                compare_forum(Path(skfr), args.data, args.forum_sample, args.runs)
         for profile, variable in (
             ("classic", "SUDOKU_BENCH_SERATE"),
             ("sukaku", "SUDOKU_BENCH_SUKAKU"),
