@@ -4,8 +4,9 @@ Pointing: a digit confined to one line within a box leaves the rest of the line.
 Claiming: a digit confined to one box within a line leaves the rest of the box.
 Their "direct" forms are Sudoku Explainer's cheaper steps: the same pattern,
 when the candidates it would remove leave the digit a single place in another box (pointing)
-or another parallel line (claiming). A direct step only places that digit, as in SE; the
-eliminations themselves are not applied.
+or another parallel line (claiming). As in classic SE (1.2.1.3), a direct step applies the
+first such pattern in SE's order: its eliminations, and that digit placed. SukakuExplainer (as
+Juillerat's SE) places every such digit and applies no elimination (``sukaku_direct_*``).
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ from __future__ import annotations
 from solver.bitboard import UNIT_BB, board_digits, first_cell
 from solver.board import NOTHING, Board, Found, remove
 from solver.grid import BIT, BOX_OF, COL_OF, ROW_OF, UNITS
-from solver.singles import place_all
+from solver.singles import place_all, removal_and_single
 
 
 def _crossings(pointing: bool) -> tuple[tuple[int, int, tuple[tuple[int, int], ...]], ...]:
@@ -72,8 +73,58 @@ def _locked(board: Board, pointing: bool) -> Found:
     return found
 
 
+# SE's order for its direct pointing and claiming: the source unit's crossings with columns,
+# then with rows (pointing: box by box, each crossing column or row ascending), or columns, then
+# rows, each against the boxes it crosses (claiming); in each, digits ascending; then the other
+# units of the source's kind crossing the target, ascending. As (source, target) index pairs:
+SE_DIRECT_LOCKS = {
+    True: tuple(
+        (s, t)
+        for kind in (range(9, 18), range(9))
+        for s in range(18, 27)
+        for t in kind
+        if UNIT_BB[s] & UNIT_BB[t]
+    ),
+    False: tuple(
+        (s, t)
+        for kind in (range(9, 18), range(9))
+        for s in kind
+        for t in range(18, 27)
+        if UNIT_BB[s] & UNIT_BB[t]
+    ),
+}
+
+
 def _direct(board: Board, pointing: bool) -> Found:
-    """Place the hidden singles the locked patterns create in a unit of the source's kind."""
+    """Apply SE's first locked pattern that leaves the digit a single place in another unit of
+    the source's kind: its removals, then that digit placed. One instance, as SE applies one
+    hint and starts again from its easiest."""
+    boards = board_digits(board)
+    for source, target in SE_DIRECT_LOCKS[pointing]:
+        source_bb, target_bb = UNIT_BB[source], UNIT_BB[target]
+        for d in range(9):
+            bb = boards[d]
+            inside = bb & source_bb
+            if not inside & (inside - 1) or inside & ~target_bb:
+                continue
+            removed = bb & target_bb & ~source_bb
+            for other in _others(source, target):
+                spots = bb & UNIT_BB[other]
+                left = spots & ~removed
+                if spots.bit_count() > 1 and left.bit_count() == 1:
+                    cells = [i for i in UNITS[target] if i not in UNITS[source]]
+                    return removal_and_single(board, cells, BIT[d + 1], first_cell(left), d)
+    return NOTHING
+
+
+def _others(source: int, target: int) -> list[int]:
+    """The units of the source's kind, other than the source, crossing the target, ascending."""
+    return sorted({_parallel(source, i) for i in UNITS[target]} - {source})
+
+
+def _sukaku_direct(board: Board, pointing: bool) -> Found:
+    """SukakuExplainer's direct forms (Juillerat's SE's): place every digit the locked patterns
+    leave a single place in a unit of the source's kind; the removals are not applied."""
     boards = board_digits(board)
     placements = []
     for d, source, target in _locks(board, pointing):
@@ -110,3 +161,13 @@ def direct_pointing(board: Board) -> Found:
 def direct_claiming(board: Board) -> Found:
     """Direct claiming: a claiming that leaves a hidden single in a parallel line."""
     return _direct(board, pointing=False)
+
+
+def sukaku_direct_pointing(board: Board) -> Found:
+    """Direct pointing, as SukakuExplainer applies it."""
+    return _sukaku_direct(board, pointing=True)
+
+
+def sukaku_direct_claiming(board: Board) -> Found:
+    """Direct claiming, as SukakuExplainer applies it."""
+    return _sukaku_direct(board, pointing=False)

@@ -3,8 +3,9 @@
 After every step that changes the board the climb restarts from the bottom rung, as Sudoku
 Explainer does, so the hardest rung used is the hardest step of an easiest-first path. One
 step applies every instance a rung finds in one sweep (the uniqueness rungs, aligned
-exclusion and the chains: SE's one instance, as their value depends on it), and is recorded on
-the path (``Step``).
+exclusion and the chains: SE's one instance, as their value depends on it; the direct rungs of
+the classic profile: SE's first instance, as each applies removals that SE, one hint at a time,
+may never make), and is recorded on the path (``Step``).
 The order is SE's: ascending value, except that SE tries its whole turbot family (empty
 rectangle) before XY-Wing, and aligned triplet exclusion (7.5) after all its cycles and
 forcing chains of one assumption, however long. To add a technique, write a function
@@ -142,9 +143,15 @@ SUKAKU_ONLY = frozenset(
 # Rungs only classic SE has: SukakuExplainer 1.15.12 nests its chains beyond level 3 its own way
 # (its own nesting limits), so the sukaku profile stops at level 3 and estimates beyond it.
 CLASSIC_ONLY = frozenset({"nested_dynamic_forcing_chain"})
-# Rules SukakuExplainer finds its own way (lkSudoku's changes, on by default there): the same
-# rungs, names and values, applied by these functions on the sukaku ladder.
+# Rules SukakuExplainer finds its own way (lkSudoku's changes, on by default there; its direct
+# rungs are Juillerat's SE's, which place their digit and apply no removal, where classic SE
+# 1.2.1.3 applies the removals too): the same rungs, names and values, applied by these
+# functions on the sukaku ladder.
 SUKAKU_RULES: dict[str, Callable[[Board], Found]] = {
+    "direct_pointing": t.sukaku_direct_pointing,
+    "direct_claiming": t.sukaku_direct_claiming,
+    "direct_hidden_pair": t.sukaku_direct_hidden_pair,
+    "direct_hidden_triple": t.sukaku_direct_hidden_triple,
     "unique_rectangle": t.sukaku_unique_rectangle,
     "unique_loop": t.sukaku_unique_loop,
     "bug_type_2": t.sukaku_bug_type_2,

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from solver.board import NOTHING, Board, Contradiction, Found, broken, place
-from solver.grid import BITS, DIGIT_OF, UNITS
+from solver.board import NOTHING, Board, Contradiction, Found, broken, place, remove
+from solver.grid import BIT, BITS, DIGIT_OF, UNITS, Mask
 
 BOX_UNITS = tuple(range(18, 27))
 LINE_UNITS = tuple(range(18))
@@ -81,3 +81,13 @@ def place_all(board: Board, placements: Sequence[tuple[int, int]]) -> Found:
         if found.contradiction:
             return found
     return found
+
+
+def removal_and_single(board: Board, cells: Sequence[int], mask: Mask, i: int, d: int) -> Found:
+    """SE's direct hint: remove ``mask`` from ``cells``, then place digit ``d + 1`` (0-8) in
+    cell ``i``; one change (ONE), or the contradiction met."""
+    found = remove(board, cells, mask)
+    if found.contradiction:
+        return found
+    placed = place(board, i, BIT[d + 1])
+    return Found(1, 0, placed.contradiction)

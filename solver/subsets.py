@@ -6,7 +6,9 @@ cells; those cells lose their other digits. As in Sudoku Explainer, a naked subs
 for only in units with at least ``2n`` empty cells and a hidden one in units with more than
 ``2n`` (otherwise the complement is a smaller subset of the other kind). Direct hidden pair
 and triple: a hidden subset whose removals leave another digit a single place in the unit
-(units with more than ``n`` empty cells); only that digit is placed.
+(units with more than ``n`` empty cells); as in classic SE (1.2.1.3), the first one in SE's
+order is applied, its removals and that digit placed (SukakuExplainer, as Juillerat's SE, places
+every such digit and applies no removal: ``sukaku_direct_*``).
 """
 
 from __future__ import annotations
@@ -17,7 +19,7 @@ from itertools import combinations
 from solver.bitboard import UNIT_BB, board_digits
 from solver.board import NOTHING, Board, Found, remove
 from solver.grid import ALL, BIT, BITS, POPCOUNT, UNITS, Mask
-from solver.singles import place_all
+from solver.singles import place_all, removal_and_single
 
 
 def _positions(cands: list[Mask], unit: Sequence[int]) -> list[int]:
@@ -90,8 +92,46 @@ def hidden_subsets(board: Board, size: int) -> Found:
     return found
 
 
+# SE's order for its direct hidden sets: boxes, then columns, then rows (as indices into UNITS),
+# and in each unit the digit sets in ascending order of their mask (its ``Permutations``).
+SE_DIRECT_UNITS = (*range(18, 27), *range(9, 18), *range(9))
+_DIGIT_SETS = {size: tuple(m for m in range(1 << 9) if m.bit_count() == size) for size in (2, 3)}
+
+
 def direct_hidden_subsets(board: Board, size: int) -> Found:
-    """Place the hidden singles that hidden subsets of ``size`` leave in their unit."""
+    """Apply SE's first hidden subset of ``size`` that leaves another digit a single place in
+    its unit (in units with more than ``size`` empty cells): the subset's removals, then that
+    digit placed. One instance, as SE applies one hint and starts again from its easiest."""
+    cands = board.cands
+    for u in SE_DIRECT_UNITS:
+        unit = UNITS[u]
+        if sum(1 for i in unit if cands[i]) <= size:
+            continue
+        where = _positions(cands, unit)
+        eligible = sum(1 << d for d in range(9) if 1 < POPCOUNT[where[d]] <= size)
+        for keep in _DIGIT_SETS[size]:
+            if keep & ~eligible:
+                continue
+            spots = 0
+            for d in range(9):
+                if keep >> d & 1:
+                    spots |= where[d]
+            if POPCOUNT[spots] != size:
+                continue
+            for d in range(9):
+                if keep >> d & 1 or POPCOUNT[where[d]] < 2:
+                    continue
+                left = where[d] & ~spots
+                if POPCOUNT[left] == 1:
+                    return removal_and_single(
+                        board, [unit[k] for k in _ks(spots)], ALL & ~keep, unit[next(_ks(left))], d
+                    )
+    return NOTHING
+
+
+def sukaku_direct_hidden_subsets(board: Board, size: int) -> Found:
+    """SukakuExplainer's direct hidden sets (Juillerat's SE's): place the digit each hidden
+    subset of ``size`` leaves a single place in its unit; the removals are not applied."""
     cands = board.cands
     placements = []
     for u, keep, spots in _hidden_sets(board, size, direct=True):
@@ -145,3 +185,13 @@ def direct_hidden_pair(board: Board) -> Found:
 def direct_hidden_triple(board: Board) -> Found:
     """Direct hidden triple."""
     return direct_hidden_subsets(board, 3)
+
+
+def sukaku_direct_hidden_pair(board: Board) -> Found:
+    """Direct hidden pair, as SukakuExplainer applies it."""
+    return sukaku_direct_hidden_subsets(board, 2)
+
+
+def sukaku_direct_hidden_triple(board: Board) -> Found:
+    """Direct hidden triple, as SukakuExplainer applies it."""
+    return sukaku_direct_hidden_subsets(board, 3)

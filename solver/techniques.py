@@ -1,5 +1,6 @@
 """The techniques, gathered from their modules: each takes a board, applies every instance it
-finds in one sweep, and returns a ``solver.board.Found``: how many times it fired (0 when it
+finds in one sweep (or the one SE would apply, where its value or its path depends on it: see
+``solver.ladder``), and returns a ``solver.board.Found``: how many times it fired (0 when it
 found nothing), the extra difficulty of the instance, and the contradiction that stopped it.
 
 Every technique is sound without assuming a unique solution, except those of
@@ -41,7 +42,14 @@ from solver.forcing import (
     sukaku_nested_forcing_chain,
     sukaku_nested_multiple_forcing_chain,
 )
-from solver.intersections import claiming, direct_claiming, direct_pointing, pointing
+from solver.intersections import (
+    claiming,
+    direct_claiming,
+    direct_pointing,
+    pointing,
+    sukaku_direct_claiming,
+    sukaku_direct_pointing,
+)
 from solver.links import grouped_two_strong_links, three_strong_links
 from solver.singles import full_house, hidden_single_box, hidden_single_line, naked_single
 from solver.subsets import (
@@ -53,6 +61,8 @@ from solver.subsets import (
     naked_pair,
     naked_quad,
     naked_triple,
+    sukaku_direct_hidden_pair,
+    sukaku_direct_hidden_triple,
 )
 from solver.turbot import empty_rectangle, skyscraper, turbot_fish, two_string_kite
 from solver.uniqueness import (
@@ -106,6 +116,10 @@ __all__ = [
     "sukaku_bug_type_2",
     "sukaku_bug_type_3",
     "sukaku_bug_type_4",
+    "sukaku_direct_claiming",
+    "sukaku_direct_hidden_pair",
+    "sukaku_direct_hidden_triple",
+    "sukaku_direct_pointing",
     "sukaku_dynamic_forcing_chain_plus",
     "sukaku_nested_forcing_chain",
     "sukaku_nested_multiple_forcing_chain",

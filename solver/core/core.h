@@ -219,12 +219,16 @@ const Link *board_links(Board *b, int digit, int *n);
 const Lock *board_locks(Board *b, int is_pointing, int *n);
 void board_masks(const Board *b, mask_t out[81]);
 Found place_all(Board *b, const int (*placements)[2], int n);
+/* SE's direct hint: remove `mask` from `cells`, then place `bit` in cell i; one change. */
+Found removal_and_single(Board *b, bb_t cells, mask_t mask, int i, mask_t bit);
 
 /* ---- techniques: (Board *) -> Found; the registry (ladder.c) gives them their names ---- */
 Found full_house(Board *), hidden_single_box(Board *), hidden_single_line(Board *);
 Found naked_single(Board *);
 Found direct_pointing(Board *), direct_claiming(Board *), pointing(Board *), claiming(Board *);
 Found direct_hidden_pair(Board *), direct_hidden_triple(Board *);
+Found sukaku_direct_pointing(Board *), sukaku_direct_claiming(Board *);
+Found sukaku_direct_hidden_pair(Board *), sukaku_direct_hidden_triple(Board *);
 Found naked_pair(Board *), naked_triple(Board *), naked_quad(Board *);
 Found hidden_pair(Board *), hidden_triple(Board *), hidden_quad(Board *);
 Found x_wing(Board *), swordfish(Board *), jellyfish(Board *);

@@ -79,7 +79,45 @@ static Found locked(Board *b, int is_pointing) {
     return out;
 }
 
+/* SE's first locked pattern leaving the digit a single place in another unit of the source's
+ * kind: its removals, then that digit placed (solver/intersections.py SE_DIRECT_LOCKS). The
+ * crossings with columns, then with rows (pointing: box by box; claiming: columns, then rows,
+ * each against its boxes); digits ascending; the other units ascending. */
 static Found direct(Board *b, int is_pointing) {
+    if (!n_crossing[0]) make_crossings();
+    const bb_t *boards = board_digits(b);
+    for (int kind = 0; kind < 2; kind++) {
+        int line0 = kind ? 0 : 9;
+        int first = is_pointing ? 18 : line0, last = is_pointing ? 27 : line0 + 9;
+        for (int s = first; s < last; s++) {
+            for (int k = 0; k < n_crossing[s]; k++) {
+                int t = crossing[s][k].target;
+                if (is_pointing && (t < line0 || t >= line0 + 9)) continue;
+                uint32_t others = 0;
+                for (int j = 0; j < 9; j++) others |= 1u << parallel(s, UNITS[t][j]);
+                others &= ~(1u << s);
+                for (int d = 0; d < 9; d++) {
+                    bb_t bb = boards[d];
+                    bb_t inside = bb & UNIT_BB[s];
+                    if (!(inside & (inside - 1)) || (inside & ~UNIT_BB[t])) continue;
+                    bb_t removed = bb & UNIT_BB[t] & ~UNIT_BB[s];
+                    for (uint32_t m = others; m; m &= m - 1) {
+                        bb_t spots = bb & UNIT_BB[__builtin_ctz(m)];
+                        bb_t left = spots & ~removed;
+                        if (bb_pop(spots) > 1 && bb_pop(left) == 1)
+                            return removal_and_single(b, UNIT_BB[t] & ~UNIT_BB[s], (mask_t)(1u << d),
+                                                      bb_first(left), (mask_t)(1u << d));
+                    }
+                }
+            }
+        }
+    }
+    return NOTHING;
+}
+
+/* SukakuExplainer's direct forms (Juillerat's SE's): every pattern's single placed, the
+ * removals not applied (solver/intersections.py _sukaku_direct). */
+static Found sukaku_direct(Board *b, int is_pointing) {
     int placements[2 * MAX_LOCKS][2];
     const bb_t *boards = board_digits(b);
     int n, count = 0;
@@ -109,3 +147,5 @@ Found pointing(Board *b) { return locked(b, 1); }
 Found claiming(Board *b) { return locked(b, 0); }
 Found direct_pointing(Board *b) { return direct(b, 1); }
 Found direct_claiming(Board *b) { return direct(b, 0); }
+Found sukaku_direct_pointing(Board *b) { return sukaku_direct(b, 1); }
+Found sukaku_direct_claiming(Board *b) { return sukaku_direct(b, 0); }

@@ -32,6 +32,8 @@ static const struct {
     TECHNIQUE(jellyfish),         TECHNIQUE(hidden_quad),          TECHNIQUE(bug),
     TECHNIQUE(forcing_chain),     TECHNIQUE(unique_loop),          TECHNIQUE(bug_type_2),
     TECHNIQUE(bug_type_3),        TECHNIQUE(bug_type_4),           TECHNIQUE(aligned_pair_exclusion),
+    TECHNIQUE(sukaku_direct_pointing), TECHNIQUE(sukaku_direct_claiming),
+    TECHNIQUE(sukaku_direct_hidden_pair), TECHNIQUE(sukaku_direct_hidden_triple),
     TECHNIQUE(sukaku_unique_rectangle), TECHNIQUE(sukaku_unique_loop),
     TECHNIQUE(sukaku_bug_type_2), TECHNIQUE(sukaku_bug_type_3),    TECHNIQUE(sukaku_bug_type_4),
     TECHNIQUE(bidirectional_x_cycle), TECHNIQUE(bidirectional_y_cycle), TECHNIQUE(forcing_x_chain),

@@ -50,3 +50,13 @@ Found naked_single(Board *b) {
     }
     return found;
 }
+
+/* SE's direct hint (solver/singles.py removal_and_single): remove `mask` from `cells`, then
+ * place `bit` in cell i; one change, or the contradiction met. */
+Found removal_and_single(Board *b, bb_t cells, mask_t mask, int i, mask_t bit) {
+    Found found = board_remove(b, cells, mask);
+    if (found.why.kind) return found;
+    Found placed = board_place(b, i, bit);
+    Found out = {1, 0, placed.why};
+    return out;
+}

@@ -76,7 +76,49 @@ static Found hidden_subsets(Board *b, int size) {
     return out;
 }
 
+/* SE's order for its direct hidden sets (solver/subsets.py SE_DIRECT_UNITS): boxes, columns,
+ * rows. */
+static const uint8_t SE_DIRECT_UNITS[27] = {18, 19, 20, 21, 22, 23, 24, 25, 26, 9,  10, 11, 12, 13,
+                                            14, 15, 16, 17, 0,  1,  2,  3,  4,  5,  6,  7,  8};
+
+/* SE's first hidden subset of `size` leaving another digit a single place in its unit: its
+ * removals, then that digit placed; digit sets by ascending mask, as the reference. */
 static Found direct_hidden_subsets(Board *b, int size) {
+    const uint16_t (*positions)[9] = board_positions(b);
+    for (int n = 0; n < 27; n++) {
+        int u = SE_DIRECT_UNITS[n];
+        if (b->unit_empty[u] <= size) continue;
+        const uint16_t *where = positions[u];
+        unsigned eligible = 0;
+        for (int d = 0; d < 9; d++) {
+            int count = pop(where[d]);
+            if (count > 1 && count <= size) eligible |= 1u << d;
+        }
+        /* the subsets of `eligible` in ascending order */
+        for (unsigned keep = (0u - eligible) & eligible; keep; keep = (keep - eligible) & eligible) {
+            if (pop(keep) != size) continue;
+            unsigned spots = 0;
+            for (unsigned m = keep; m; m &= m - 1) spots |= where[low_bit_index(m)];
+            if (pop(spots) != size) continue;
+            for (int d = 0; d < 9; d++) {
+                if ((keep >> d & 1) || pop(where[d]) < 2) continue;
+                unsigned left = where[d] & ~spots;
+                if (pop(left) == 1) {
+                    bb_t cells = 0;
+                    for (unsigned m = spots; m; m &= m - 1)
+                        cells |= bb_cell(UNITS[u][low_bit_index(m)]);
+                    return removal_and_single(b, cells, (mask_t)(ALL_DIGITS & ~keep),
+                                              UNITS[u][low_bit_index(left)], (mask_t)(1u << d));
+                }
+            }
+        }
+    }
+    return NOTHING;
+}
+
+/* SukakuExplainer's direct hidden sets (Juillerat's SE's): each one's single placed, the
+ * removals not applied (solver/subsets.py sukaku_direct_hidden_subsets). */
+static Found sukaku_direct_hidden_subsets(Board *b, int size) {
     static HiddenSet found[MAX_HIDDEN];
     static int placements[MAX_HIDDEN][2];
     int n = hidden_sets(b, size, 1, found), count = 0;
@@ -106,3 +148,5 @@ Found hidden_triple(Board *b) { return hidden_subsets(b, 3); }
 Found hidden_quad(Board *b) { return hidden_subsets(b, 4); }
 Found direct_hidden_pair(Board *b) { return direct_hidden_subsets(b, 2); }
 Found direct_hidden_triple(Board *b) { return direct_hidden_subsets(b, 3); }
+Found sukaku_direct_hidden_pair(Board *b) { return sukaku_direct_hidden_subsets(b, 2); }
+Found sukaku_direct_hidden_triple(Board *b) { return sukaku_direct_hidden_subsets(b, 3); }

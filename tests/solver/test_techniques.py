@@ -11,7 +11,7 @@ import solver
 from solver import work
 from solver.board import NOTHING, Board, Found
 from solver.grid import ALL, BIT, digits_of, parse
-from solver.intersections import direct_claiming
+from solver.intersections import direct_claiming, sukaku_direct_claiming
 from solver.ladder import (
     ESTIMATED,
     EXACT_LADDER,
@@ -29,8 +29,9 @@ from solver.rating import LADDER_CEILING
 # Puzzles of the Sudoku Exchange bank, rated by Sudoku Explainer at the rung's value where one
 # was found (hidden quad and forcing chain: any puzzle that needs them). After the easier
 # rungs stall, the rung makes exactly these changes in its first sweep: digits placed
-# ("r9c2=7") or candidates removed ("r8c7-8"). Direct claiming, which no puzzle of the bank
-# needs, is tested on a hand-made board below. For the uniqueness rungs and aligned pair
+# ("r9c2=7") or candidates removed ("r8c7-8"); a direct rung on the classic ladder: classic
+# SE's first instance, its removals and its placement. Direct claiming, which no puzzle of the
+# bank needs, is tested on a hand-made board below. For the uniqueness rungs and aligned pair
 # exclusion, the changes are those of SE's own step on that puzzle (its `hints` output).
 CASES = {
     "full_house": (
@@ -47,11 +48,11 @@ CASES = {
     ),
     "direct_pointing": (
         "1....957.798.4....6....2....12.....8.........5.....32....3....5....7.416.612....3",
-        {"r3c8-9", "r3c9=9", "r5c9-9", "r6c9-9"},
+        {"r3c8-9", "r3c9=9", "r4c8-9", "r5c8-9", "r5c9-9", "r6c9-9"},
     ),
     "direct_hidden_pair": (
         "1..8..57......921..9..4....3..9...5...7...3...2...6..8....2..4..714......64..7..3",
-        {"r4c6-4", "r5c1-4", "r5c6=4"},
+        {"r4c6-4", "r5c1-4", "r5c1-5", "r5c1-8", "r5c6=4", "r5c8-2"},
     ),
     "naked_single": (
         "..2...8....5.2.1..46.....2913..6..52..9.8.4.....3.2.....6.7.2..7.......8.2.519.7.",
@@ -59,15 +60,15 @@ CASES = {
     ),
     "direct_hidden_triple": (
         "57..6...3.3...5.6.6.1..7....53.....1....8....9.....27....8..4.2.8.1...3.2...4..19",
-        {"r2c1-4", "r8c1=4", "r8c3-4"},
+        {"r2c1-4", "r8c1=4", "r8c3-4", "r8c3-7", "r8c5-7"},
     ),
     "pointing": (
         ".9...4.3.6.......1..853.9..1..6.34....6...1....54.8..6..4.957..5.......3.7.3...1.",
         {"r8c7-8"},
     ),
     "claiming": (
-        "1.93.8..2.8.7.5.4.........832.....15....1....65.....944.........7.1.6.2.8..9.46.7",
-        {"r7c3-5"},
+        ".7.....2...3...7..1..8.5..9.5..3..1...2...4..4...6...2..46.75......1.....1.254.6.",
+        {"r5c1-9", "r5c2-9"},
     ),
     "naked_pair": (
         "...4.31..37..9....6...7...9......415..9...7..842......1...5...2....6..81..62.1...",
@@ -355,13 +356,30 @@ def test_the_classic_profile_solves_without_the_turbot_family_as_classic_se_does
 
 
 def test_direct_claiming_places_the_hidden_single_its_claim_leaves() -> None:
-    """Digit 1 of row 1 lies in box 1 only; without r2c3, row 2 has one place left: r2c4."""
+    """Digit 1 of row 1 lies in box 1 only; without r2c3 and r3c3, rows 2 and 3 have one
+    place left each: r2c4 and r3c7. Classic SE (1to9only's build) applies one hint, the first
+    (row 2's), with the claim's removals; SukakuExplainer, like Juillerat's SE, applies no
+    removal, and the step places every single the claim leaves."""
     board = Board([0] * 81, [ALL & ~BIT[1]] * 81)
-    for i in (0, 1, 11, 12, 22):
+    for i in (0, 1, 11, 12, 20, 24):
         board.cands[i] |= BIT[1]
+    sukaku = board.copy()
     assert direct_claiming(board) == Found(1)
     assert board.values[12] == 1
-    assert board.empty == 80  # only the placement: a direct step applies no elimination
+    assert board.empty == 80  # one placement: r3c7 is left to the next step
+    assert not board.cands[20] & BIT[1]  # the claim's removal (r3c3 is no peer of r2c4)
+    assert sukaku_direct_claiming(sukaku) == Found(2)
+    assert sukaku.values[12] == sukaku.values[24] == 1
+    assert sukaku.empty == 79
+
+
+def test_direct_steps_take_ses_first_instance_with_its_removals() -> None:
+    """Classic SE applies one direct hint at a time, the first in its order, with its
+    removals; on this puzzle SE rates 2.6, while a step applying both direct hidden pairs
+    found at once gives away removals SE never makes and rates 2.0."""
+    puzzle = "27..6..389..4.3..6..41.79....95.16......4......3...8...1.....9...7...5.....736..."
+    result = solver.solve(puzzle, profile="classic")
+    assert (result.difficulty_score, result.ep, result.ed) == (2.6, 1.2, 1.2)
 
 
 def test_the_ladder_follows_se_order_with_unique_names() -> None:
