@@ -43,7 +43,7 @@ from solver.rating import LABELS, LADDER_CEILING
 from solver.result import STATUSES, Metrics, SolveResult, Status
 from solver.search import DEFAULT_NODE_BUDGET
 
-SOLVER_VERSION = "1.3.0"
+SOLVER_VERSION = "1.4.0"
 
 __all__ = [
     "DEFAULT_NODE_BUDGET",
