@@ -26,9 +26,11 @@ from solver import (
     effort,
     engine,
     forcing,
+    intersections,
     links,
     nested,
     rating,
+    subsets,
     uniqueness,
     work,
 )
@@ -121,6 +123,15 @@ def core_tables() -> dict[str, Any]:
         # SE's order of the units (indices into UNITS): all 27, and each cell's three, flattened.
         "se_unit_order": SE_UNIT_ORDER,
         "se_units_of": [u for units in SE_UNITS_OF for u in units],
+        # SE's order of the units for its direct hidden pairs and triples.
+        "se_direct_units": subsets.SE_DIRECT_UNITS,
+        # SE's order of its direct claiming, then pointing: (source, target) pairs, flattened.
+        "se_direct_locks": [
+            u
+            for pointing in (False, True)
+            for pair in intersections.SE_DIRECT_LOCKS[pointing]
+            for u in pair
+        ],
         "buckets": rating.BUCKETS,
         "top_bucket": rating.TOP_BUCKET,
         "search_label": rating.SEARCH_LABEL,

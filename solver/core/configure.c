@@ -245,20 +245,50 @@ static int classes(PyObject *tables, int *used) {
     return 1;
 }
 
-/* SE's order of the units: all 27, a permutation of them; each cell's three (flattened), its
- * own units in some order. Its peers in that order follow (solver/cycles.py SE_PEERS). */
-static int se_order(PyObject *tables, int *used) {
-    int order[27], of[81 * 3];
-    if (!numbers(tables, "se_unit_order", used, order, 27, 1) ||
-        !numbers(tables, "se_units_of", used, of, 81 * 3, 1))
-        return 0;
+/* A table that orders all 27 units, each once, into `out`. */
+static int unit_permutation(PyObject *tables, const char *name, int *used, uint8_t out[27]) {
+    int order[27];
+    if (!numbers(tables, name, used, order, 27, 1)) return 0;
     uint32_t seen = 0;
     for (int k = 0; k < 27; k++) {
-        if (order[k] >= 27 || (seen >> order[k] & 1))
-            return refuse("se_unit_order", "not a permutation of the 27 units");
+        if (order[k] >= 27 || (seen >> order[k] & 1)) return refuse(name, "not a permutation of the 27 units");
         seen |= 1u << order[k];
-        T.se_unit_order[k] = (uint8_t)order[k];
+        out[k] = (uint8_t)order[k];
     }
+    return 1;
+}
+
+/* SE's order of its direct pointing ([1]) and claiming ([0]): every crossing of a box and a
+ * line once, as (source, target), the source a box when pointing, a line when claiming. */
+static int direct_locks(PyObject *tables, int *used) {
+    int pairs[2 * DIRECT_LOCKS * 2];
+    if (!numbers(tables, "se_direct_locks", used, pairs, 2 * DIRECT_LOCKS * 2, 1)) return 0;
+    for (int pointing = 0; pointing < 2; pointing++) {
+        bb_t seen[27] = {0};
+        for (int n = 0; n < DIRECT_LOCKS; n++) {
+            int s = pairs[(pointing * DIRECT_LOCKS + n) * 2], t = pairs[(pointing * DIRECT_LOCKS + n) * 2 + 1];
+            int box = pointing ? s : t, line = pointing ? t : s;
+            if (box < 18 || box >= 27 || line < 0 || line >= 18 || !(UNIT_BB[box] & UNIT_BB[line]) ||
+                (seen[box] >> line & 1))
+                return refuse("se_direct_locks", "not each crossing of a box and a line once");
+            seen[box] |= (bb_t)1 << line;
+            T.se_direct_locks[pointing][n][0] = (uint8_t)s;
+            T.se_direct_locks[pointing][n][1] = (uint8_t)t;
+        }
+    }
+    return 1;
+}
+
+/* SE's order of the units: all 27, a permutation of them (and its direct hidden sets' own,
+ * solver/subsets.py SE_DIRECT_UNITS); each cell's three (flattened), its own units in some
+ * order. Its peers in that order follow (solver/cycles.py SE_PEERS). */
+static int se_order(PyObject *tables, int *used) {
+    int of[81 * 3];
+    if (!unit_permutation(tables, "se_unit_order", used, T.se_unit_order) ||
+        !unit_permutation(tables, "se_direct_units", used, T.se_direct_units) ||
+        !numbers(tables, "se_units_of", used, of, 81 * 3, 1))
+        return 0;
+    uint32_t seen;
     for (int i = 0; i < 81; i++) {
         seen = 0;
         for (int k = 0; k < 3; k++) {
@@ -347,6 +377,7 @@ static int read_tables(PyObject *tables) {
         !numbers(tables, "line_arms", &used, T.line_arms, 3 * 2 * 3, 1) ||
         !numbers(tables, "wing_bonus", &used, T.wing_bonus, 16, 1) ||
         !se_order(tables, &used) ||
+        !direct_locks(tables, &used) ||
         !names(tables, "statuses", &used, STATUS_NAMES, 0, SOLVER_BUG, G.statuses) ||
         !names(tables, "contradictions", &used, CONTRADICTION_NAMES, 1, CONTRADICTION_KINDS,
                G.contradictions) ||

@@ -75,9 +75,10 @@ extern const char *const CONTRADICTION_NAMES[CONTRADICTION_KINDS];
 #define POTENTIALS (2 * 729)      /* a candidate on or off: (cell * 9 + digit - 1) * 2 + on */
 #define MAX_LENGTH POTENTIALS     /* the longest chain: cells changed, or potentials (cycles.c) */
 #define MAX_HINT_LENGTH (9 * MAX_LENGTH)  /* the most potentials of a hint's chains (forcing.c) */
-#define MAX_COPIES 16
+#define MAX_COPIES 16             /* symmetric copies searched for the estimate */
 #define NESTED_LEVELS 5           /* solver/nested.py LEVEL_RULES: levels 0 (none) to 4 */
-#define NESTED_RULES 7            /* the rules nested.c has, in nested.RULE_ORDER */             /* symmetric copies searched for the estimate */
+#define NESTED_RULES 7            /* the rules nested.c has, in nested.RULE_ORDER */
+#define DIRECT_LOCKS 54           /* a box and a line crossing: 9 boxes, 6 lines each */
 typedef struct Board Board;
 typedef struct Found Found;
 typedef Found (*technique_fn)(Board *);
@@ -124,7 +125,8 @@ typedef struct {
     /* SE's order of the units (solver/grid.py SE_UNIT_ORDER, SE_UNITS_OF): all 27 (boxes, rows,
      * columns), each cell's three (box, row, column), and its peers in that order: one by one,
      * and as a bitboard per unit of those not in an earlier unit. */
-    uint8_t se_unit_order[27], se_units_of[81][3], se_peers[81][20];
+    uint8_t se_unit_order[27], se_direct_units[27], se_units_of[81][3], se_peers[81][20];
+    uint8_t se_direct_locks[2][DIRECT_LOCKS][2]; /* [pointing]: (source, target), SE's order */
     bb_t se_peer_units[81][3];
 } Tables;
 extern Tables T;

@@ -80,35 +80,27 @@ static Found locked(Board *b, int is_pointing) {
 }
 
 /* SE's first locked pattern leaving the digit a single place in another unit of the source's
- * kind: its removals, then that digit placed (solver/intersections.py SE_DIRECT_LOCKS). The
- * crossings with columns, then with rows (pointing: box by box; claiming: columns, then rows,
- * each against its boxes); digits ascending; the other units ascending. */
+ * kind: its removals, then that digit placed. The (source, target) pairs in SE's order come
+ * from the reference (solver/intersections.py SE_DIRECT_LOCKS); digits ascending; the other
+ * units of the source's kind crossing the target ascending. */
 static Found direct(Board *b, int is_pointing) {
-    if (!n_crossing[0]) make_crossings();
     const bb_t *boards = board_digits(b);
-    for (int kind = 0; kind < 2; kind++) {
-        int line0 = kind ? 0 : 9;
-        int first = is_pointing ? 18 : line0, last = is_pointing ? 27 : line0 + 9;
-        for (int s = first; s < last; s++) {
-            for (int k = 0; k < n_crossing[s]; k++) {
-                int t = crossing[s][k].target;
-                if (is_pointing && (t < line0 || t >= line0 + 9)) continue;
-                uint32_t others = 0;
-                for (int j = 0; j < 9; j++) others |= 1u << parallel(s, UNITS[t][j]);
-                others &= ~(1u << s);
-                for (int d = 0; d < 9; d++) {
-                    bb_t bb = boards[d];
-                    bb_t inside = bb & UNIT_BB[s];
-                    if (!(inside & (inside - 1)) || (inside & ~UNIT_BB[t])) continue;
-                    bb_t removed = bb & UNIT_BB[t] & ~UNIT_BB[s];
-                    for (uint32_t m = others; m; m &= m - 1) {
-                        bb_t spots = bb & UNIT_BB[__builtin_ctz(m)];
-                        bb_t left = spots & ~removed;
-                        if (bb_pop(spots) > 1 && bb_pop(left) == 1)
-                            return removal_and_single(b, UNIT_BB[t] & ~UNIT_BB[s], (mask_t)(1u << d),
-                                                      bb_first(left), (mask_t)(1u << d));
-                    }
-                }
+    for (int n = 0; n < DIRECT_LOCKS; n++) {
+        int s = T.se_direct_locks[is_pointing][n][0], t = T.se_direct_locks[is_pointing][n][1];
+        uint32_t others = 0;
+        for (int j = 0; j < 9; j++) others |= 1u << parallel(s, UNITS[t][j]);
+        others &= ~(1u << s);
+        for (int d = 0; d < 9; d++) {
+            bb_t bb = boards[d];
+            bb_t inside = bb & UNIT_BB[s];
+            if (!(inside & (inside - 1)) || (inside & ~UNIT_BB[t])) continue;
+            bb_t removed = bb & UNIT_BB[t] & ~UNIT_BB[s];
+            for (uint32_t m = others; m; m &= m - 1) {
+                bb_t spots = bb & UNIT_BB[__builtin_ctz(m)];
+                bb_t left = spots & ~removed;
+                if (bb_pop(spots) > 1 && bb_pop(left) == 1)
+                    return removal_and_single(b, UNIT_BB[t] & ~UNIT_BB[s], (mask_t)(1u << d), bb_first(left),
+                                              (mask_t)(1u << d));
             }
         }
     }

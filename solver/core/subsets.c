@@ -76,17 +76,12 @@ static Found hidden_subsets(Board *b, int size) {
     return out;
 }
 
-/* SE's order for its direct hidden sets (solver/subsets.py SE_DIRECT_UNITS): boxes, columns,
- * rows. */
-static const uint8_t SE_DIRECT_UNITS[27] = {18, 19, 20, 21, 22, 23, 24, 25, 26, 9,  10, 11, 12, 13,
-                                            14, 15, 16, 17, 0,  1,  2,  3,  4,  5,  6,  7,  8};
-
 /* SE's first hidden subset of `size` leaving another digit a single place in its unit: its
  * removals, then that digit placed; digit sets by ascending mask, as the reference. */
 static Found direct_hidden_subsets(Board *b, int size) {
     const uint16_t (*positions)[9] = board_positions(b);
     for (int n = 0; n < 27; n++) {
-        int u = SE_DIRECT_UNITS[n];
+        int u = T.se_direct_units[n];  /* SE's order: solver/subsets.py SE_DIRECT_UNITS */
         if (b->unit_empty[u] <= size) continue;
         const uint16_t *where = positions[u];
         unsigned eligible = 0;

@@ -89,6 +89,23 @@ def test_se_order_of_each_cells_units_comes_from_the_reference(
     assert rated() == (4.6, "unique_loop")
 
 
+def test_the_order_of_units_for_direct_hidden_sets_comes_from_the_reference(
+    native: ModuleType, core: ModuleType, tables: dict[str, Any]
+) -> None:
+    """SE looks for a direct hidden pair in boxes, then columns, then rows: given rows first,
+    the core takes another pair first on this puzzle and its path takes two, not one."""
+    puzzle = "........4..1...8...5...6.3...........4...3.....7...1.2....7.....3.....95...12...."
+
+    def pairs() -> int:
+        result, _ = native.solve_many([puzzle], node_budget=1000, work_budget=0)[0]
+        return int(result.metrics.technique_counts.get("direct_hidden_pair", 0))
+
+    assert pairs() == 1
+    tables["se_direct_units"] = (*range(9), *range(9, 18), *range(18, 27))
+    core.configure(tables)
+    assert pairs() == 2
+
+
 # A puzzle classic SE rates 7.7 by a Nishio forcing chain: its exact rating charges every kind of
 # SE's chains' work but the nested chains' (runs of implications, cycle searches, a triplet).
 NISHIO = "..27.9.3.73....49..9..1...71..5.7..2..9.6.1..2..1.4..99...7..1..81....24.4.2.19.."
@@ -132,6 +149,8 @@ def test_the_work_charges_come_from_the_reference(
         (lambda t: t.update(se_unit_order=[*t["se_unit_order"][1:], 0]), "se_unit_order"),
         (lambda t: t.update(se_unit_order=[*t["se_unit_order"][:-1], 27]), "se_unit_order"),
         (lambda t: t.update(se_units_of=[18, 0, 9] * 81), "se_units_of"),
+        (lambda t: t.update(se_direct_units=[0] * 27), "se_direct_units"),
+        (lambda t: t.update(se_direct_locks=[18, 0] * 108), "se_direct_locks"),
         (lambda t: t.update(work_charges=(-1, *t["work_charges"][1:])), "work_charges"),
         (lambda t: t.update(work_charges=t["work_charges"][:-1]), "work_charges"),
     ],
@@ -149,6 +168,8 @@ def test_the_work_charges_come_from_the_reference(
         "SE's unit order not a permutation",
         "SE's unit order past the units",
         "a cell's units not its own",
+        "direct hidden sets' unit order not a permutation",
+        "a crossing of direct locking twice",
         "a negative work charge",
         "a work charge missing",
     ],
