@@ -84,6 +84,9 @@ static Found locked(Board *b, int is_pointing) {
  * from the reference (solver/intersections.py SE_DIRECT_LOCKS); digits ascending; the other
  * units of the source's kind crossing the target ascending. */
 static Found direct(Board *b, int is_pointing) {
+    int locks;
+    board_locks(b, is_pointing, &locks);  /* kept for the position: the pattern is one of them */
+    if (!locks) return NOTHING;
     const bb_t *boards = board_digits(b);
     for (int n = 0; n < DIRECT_LOCKS; n++) {
         int s = T.se_direct_locks[is_pointing][n][0], t = T.se_direct_locks[is_pointing][n][1];
