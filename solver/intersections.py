@@ -95,6 +95,15 @@ SE_DIRECT_LOCKS = {
 }
 
 
+# For each of those pairs, the units of the source's kind other than the source crossing the
+# target, ascending: where the digit may be left a single place.
+_OTHERS = {
+    (s, t): tuple(sorted({_parallel(s, i) for i in UNITS[t]} - {s}))
+    for pairs in SE_DIRECT_LOCKS.values()
+    for s, t in pairs
+}
+
+
 def _direct(board: Board, pointing: bool) -> Found:
     """Apply SE's first locked pattern that leaves the digit a single place in another unit of
     the source's kind: its removals, then that digit placed. One instance, as SE applies one
@@ -108,18 +117,13 @@ def _direct(board: Board, pointing: bool) -> Found:
             if not inside & (inside - 1) or inside & ~target_bb:
                 continue
             removed = bb & target_bb & ~source_bb
-            for other in _others(source, target):
+            for other in _OTHERS[source, target]:
                 spots = bb & UNIT_BB[other]
                 left = spots & ~removed
                 if spots.bit_count() > 1 and left.bit_count() == 1:
                     cells = [i for i in UNITS[target] if i not in UNITS[source]]
                     return removal_and_single(board, cells, BIT[d + 1], first_cell(left), d)
     return NOTHING
-
-
-def _others(source: int, target: int) -> list[int]:
-    """The units of the source's kind, other than the source, crossing the target, ascending."""
-    return sorted({_parallel(source, i) for i in UNITS[target]} - {source})
 
 
 def _sukaku_direct(board: Board, pointing: bool) -> Found:
