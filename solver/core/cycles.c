@@ -198,7 +198,7 @@ static void components(const mask_t *cands) {
     }
 }
 
-static int pruned;  /* whether the components are known (the search over both links) */
+static int pruned;  /* whether the components of the graph of both links prune the search */
 
 /* What a run of SE's that is not dynamic reaches (closures.c): it follows the implications of
  * the graph of both links on the position, so from p it reaches p's reach. The components are
@@ -529,10 +529,6 @@ static void best_hint(Board *b, const mask_t *cands, const uint16_t (*places)[9]
         int cycles_possible = limit_of(cycle_tenths, s->rank, best, 0) >= 4;
         int forcing_possible = s->forcing && limit_of(forcing_tenths, s->rank, best, 0) >= 4;
         if (!cycles_possible && !forcing_possible) continue;  /* nothing it finds could win */
-        new_graph(k, cands, places, digits);
-        /* worth it where the graph is large: one digit's, or two-candidate cells', is not */
-        pruned = s->bivalue && s->bilocation;
-        if (pruned) components(cands);
         int n = starts_of(cands, s, starts);
         if (k == 0 && quiet) {
             int kept = 0;
@@ -541,6 +537,16 @@ static void best_hint(Board *b, const mask_t *cands, const uint16_t (*places)[9]
             }
             n = kept;
         }
+        /* The graph of both links holds every implication of the X-links' (and the Y-links'):
+         * what cannot lead somewhere there cannot in them either. Its components prune the
+         * X-links' starts and the search of both; worth it where the graph is large (the
+         * Y-links' starts are two-candidate cells, each a component with its other digit). */
+        pruned = k != 1 && n;
+        if (pruned && memcmp(reach_cands, cands, sizeof reach_cands)) {
+            new_graph(2, cands, places, digits);
+            components(cands);
+        }
+        new_graph(k, cands, places, digits);
         for (int j = 0; s->forcing && j < n; j++) start_forcing(cands, s, forcing_tenths, starts[j], best);
         for (int j = 0; j < n; j++) start_cycles(s, cycle_tenths, starts[j], best);
         best->forcing_start = -1;  /* what this search found comes before the next search's */
