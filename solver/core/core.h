@@ -185,6 +185,12 @@ typedef struct {
     int forcing_start;            /* a forcing chain of the search under way: its start (else -1) */
 } ChainHint;
 
+/* A position where a search found nothing: its candidates and the search's base cells then. */
+typedef struct {
+    mask_t cands[81];
+    bb_t base;
+} Nothing;
+
 struct Board {
     uint8_t values[81];
     mask_t cands[81];
@@ -195,7 +201,8 @@ struct Board {
      * before changing anything, so what it reads is the state it started from. */
     uint32_t version, digits_at, positions_at, links_at, locks_at[2], loops_at, no_grave_at;
     uint32_t chain_at;
-    int triplets_known;           /* aligned triplet exclusion found nothing on triplets_cands */
+    int triplets_known;           /* aligned triplet exclusion found nothing on triplets.cands */
+    int pairs_known;              /* aligned pair exclusion found nothing on pairs.cands */
     uint16_t x_quiet;             /* the digits whose X-cycles and chains found nothing, on */
     int loops_key[4];             /* the easiest unique loop hint: found, value, type, sukaku */
     int no_grave_sukaku;          /* no_grave_at holds for SukakuExplainer's BUG search */
@@ -207,8 +214,7 @@ struct Board {
     int n_locks[2];
     ChainHint chain;
     bb_t x_quiet_places[9];       /* ... these places (cycles.c) */
-    mask_t triplets_cands[81];
-    bb_t triplets_base;           /* its base cells then */
+    Nothing triplets, pairs;      /* the positions where those found nothing (exclusion.c) */
 };
 
 void board_from_grid(Board *b, const uint8_t grid[81]);

@@ -24,6 +24,34 @@ static void exclusions(const mask_t *cands, int a, int b, bb_t excluders, mask_t
     *out_b = (mask_t)(cands[b] & ~allowed_b);
 }
 
+/* The cells that changed since a search (`then`, if `known`) last found nothing, with the base
+ * cells that were not base cells then (`fresh`), and those that changed (`changed`); 0 when that
+ * search is not known (a shortcut of the core, see aligned_triplet_exclusion). */
+static int since_nothing(const Board *b, int known, const Nothing *then, bb_t base, bb_t *fresh,
+                         bb_t *changed) {
+    if (!known) return 0;
+    *changed = 0;
+    for (int i = 0; i < 81; i++) {
+        if (b->cands[i] & ~then->cands[i]) return 0;  /* a candidate came back */
+        if (b->cands[i] != then->cands[i]) *changed |= bb_cell(i);
+    }
+    *fresh = (base & ~then->base) | *changed;
+    return 1;
+}
+
+/* Whether the pair of base cells x, y may find something it did not find then: one of them
+ * changed or became a base cell, or a cell both see changed (see aligned_triplet_exclusion). */
+static int stirred(int x, int y, bb_t fresh, bb_t changed) {
+    return ((bb_cell(x) | bb_cell(y)) & fresh) || (PEER_BB[x] & PEER_BB[y] & changed);
+}
+
+/* Remember that a search found nothing on this position. */
+static void found_nothing(const Board *b, int *known, Nothing *now, bb_t base) {
+    *known = 1;
+    memcpy(now->cands, b->cands, sizeof now->cands);
+    now->base = base;
+}
+
 Found aligned_pair_exclusion(Board *b) {
     const mask_t *cands = b->cands;
     bb_t bivalue = 0, single = 0;
@@ -34,16 +62,25 @@ Found aligned_pair_exclusion(Board *b) {
     /* SE's base cells, but those seeing one bivalue cell only: they pair with none, and the
      * pairs of the others keep their order */
     int base[81], n = 0;
+    bb_t based = 0;
     for (int i = 0; i < 81; i++) {
         bb_t seen = PEER_BB[i] & bivalue;
-        if (pop(cands[i]) >= 2 && (seen & (seen - 1)) && !(PEER_BB[i] & single)) base[n++] = i;
+        if (pop(cands[i]) >= 2 && (seen & (seen - 1)) && !(PEER_BB[i] & single)) {
+            base[n++] = i;
+            based |= bb_cell(i);
+        }
     }
+    /* As for triplets (see aligned_triplet_exclusion): a pair finds what it found last time
+     * when its cells, their being base cells and the cells both see are as they were. */
+    bb_t fresh = 0, changed = 0;
+    int known = since_nothing(b, b->pairs_known, &b->pairs, based, &fresh, &changed);
     for (int k = 1; k < n; k++) {
         int y = base[k];
         for (int j = 0; j < k; j++) {
             int x = base[j];
             bb_t common = PEER_BB[x] & PEER_BB[y] & bivalue;
             if (!(common & (common - 1))) continue;  /* fewer than two excluders */
+            if (known && !stirred(x, y, fresh, changed)) continue;
             /* A digit of x goes only if every digit of y but one is an excluder's, and the
              * other way round: without that, nothing goes (the reference tries them all). */
             unsigned held = 0;
@@ -52,6 +89,7 @@ Found aligned_pair_exclusion(Board *b) {
             mask_t out_x, out_y;
             exclusions(cands, x, y, common, &out_x, &out_y);
             if (out_x || out_y) {
+                b->pairs_known = 0;
                 Found first = board_remove(b, bb_cell(x), out_x);
                 if (first.why.kind) return first;
                 Found second = board_remove(b, bb_cell(y), out_y);
@@ -59,6 +97,7 @@ Found aligned_pair_exclusion(Board *b) {
             }
         }
     }
+    found_nothing(b, &b->pairs_known, &b->pairs, based);
     return NOTHING;
 }
 
@@ -109,11 +148,8 @@ static int triplet_exclusions(const mask_t *cands, const int c[3], bb_t excluder
             allowed[0] |= dx;
             allowed[1] |= dy;
             allowed[2] |= free_z;
-        }
-        if (allowed[1] == full[1] && allowed[2] == full[2] && (allowed[0] | (mx & (mx - 1))) == full[0]) {
-            if (!(full[0] & ~(allowed[0] | (mx & (mx - 1))))) {
-                /* the digits of x left to try are each allowed with some pair: see below */
-            }
+            /* the other y's can add nothing: every digit of y and z is allowed already */
+            if (allowed[1] == full[1] && allowed[2] == full[2]) break;
         }
     }
     int any = 0;
@@ -122,20 +158,6 @@ static int triplet_exclusions(const mask_t *cands, const int c[3], bb_t excluder
         any |= out[k] != 0;
     }
     return any;
-}
-
-/* The cells that changed since aligned triplet exclusion last found nothing, with the base
- * cells that were not base cells then (`fresh`), and those that changed (`changed`); 0 when that
- * search is not known (a shortcut of the core, see aligned_triplet_exclusion). */
-static int since_nothing(const Board *b, bb_t base, bb_t *fresh, bb_t *changed) {
-    if (!b->triplets_known) return 0;
-    *changed = 0;
-    for (int i = 0; i < 81; i++) {
-        if (b->cands[i] & ~b->triplets_cands[i]) return 0;  /* a candidate came back */
-        if (b->cands[i] != b->triplets_cands[i]) *changed |= bb_cell(i);
-    }
-    *fresh = (base & ~b->triplets_base) | *changed;
-    return 1;
 }
 
 /* SE's aligned triplet exclusion: the first triple of base cells, in SE's order, that removes
@@ -162,7 +184,7 @@ Found aligned_triplet_exclusion(Board *b) {
         }
     }
     bb_t fresh = 0, changed = 0;
-    int known = since_nothing(b, based, &fresh, &changed);
+    int known = since_nothing(b, b->triplets_known, &b->triplets, based, &fresh, &changed);
     for (int k = 1; k < n; k++) {
         int y = base[k];
         for (int j = 0; j < k; j++) {
@@ -172,7 +194,7 @@ Found aligned_triplet_exclusion(Board *b) {
             /* Whether some third removes something, the thirds taken in any order: the first in
              * SE's order is looked for only then (most pairs have none). */
             bb_t thirds_here = (PEER_BB[x] | PEER_BB[y]) & thirds & ~(bb_cell(x) | bb_cell(y));
-            if (known && !((bb_cell(x) | bb_cell(y)) & fresh)) {
+            if (known && !((bb_cell(x) | bb_cell(y)) & fresh)) {  /* not stirred by x or y */
                 bb_t near = 0;  /* the thirds that see a changed cell seeing x and y */
                 for (bb_t r = PEER_BB[x] & PEER_BB[y] & changed; r; r &= r - 1) near |= PEER_BB[bb_first(r)];
                 thirds_here &= fresh | near;
@@ -207,8 +229,6 @@ Found aligned_triplet_exclusion(Board *b) {
             }
         }
     }
-    b->triplets_known = 1;
-    memcpy(b->triplets_cands, cands, sizeof b->triplets_cands);
-    b->triplets_base = based;
+    found_nothing(b, &b->triplets_known, &b->triplets, based);
     return NOTHING;
 }
