@@ -37,6 +37,8 @@ typedef struct {
     uint32_t parents;                /* first in the parent arena */
     uint16_t chain_complexity;       /* the chain nested in it (a rule's "off"), if any: */
     uint8_t cause;                   /* an "on" but the start: its cell, or 81 + the unit */
+    uint16_t depth;                  /* 0 for the start, else 1 + its deepest parent's: the
+                                      * potentials its chain rests on are at least depth + 1 */
     uint64_t chain;                  /* its identity (0: none) */
 } Node;
 
@@ -127,6 +129,19 @@ static uint32_t store_parents(const uint16_t *keys, int n) {
     return at;
 }
 
+static const Node *node_of(const Run *r, int key);
+
+/* 0 without parents, else 1 + the deepest parent's depth (the parents are nodes of r). */
+static uint16_t depth_over(const Run *r, const uint16_t *keys, int n) {
+    if (!n) return 0;
+    int deepest = 0;
+    for (int k = 0; k < n; k++) {
+        int d = node_of(r, keys[k])->depth;
+        if (d > deepest) deepest = d;
+    }
+    return (uint16_t)(deepest + 1);
+}
+
 static Node *add_node(Run *r, int key, const uint16_t *keys, int n, int cause) {
     if (S->n_nodes >= S->cap_nodes &&
         !grow_buffer((void **)&S->nodes, &S->cap_nodes, S->n_nodes + 1, sizeof *S->nodes))
@@ -137,6 +152,7 @@ static Node *add_node(Run *r, int key, const uint16_t *keys, int n, int cause) {
     node->chain = 0;
     node->chain_complexity = 0;
     node->cause = (uint8_t)cause;
+    node->depth = depth_over(r, keys, n);
     node->parents = store_parents(keys, n);
     r->has[key >> 6] |= 1ull << (key & 63);
     r->node_of[key] = (uint16_t)r->n++;
@@ -212,55 +228,68 @@ int off_to_on(const mask_t *board, const mask_t *source, int p, int y, int out[4
     return n;
 }
 
-/* on_to_off and off_to_on on a run's board and its planes (the cells allowing each digit),
- * `source` the position's: the same potentials, parents and causes, in the same order (the
- * cells of a unit, or of a peer unit of SE's order, ascending), counted on bitboards. */
-static inline int run_offs(const mask_t *board, const bb_t *plane, int p, int y, int out[28]) {
-    int cell = (p >> 1) / 9, d = (p >> 1) % 9, n = 0;
-    if (y) {
-        for (unsigned m = board[cell] & ~(1u << d); m; m &= m - 1) out[n++] = (cell * 9 + low_bit_index(m)) * 2;
-    }
-    for (int k = 0; k < 3; k++) {
-        for (bb_t r = T.se_peer_units[cell][k] & plane[d]; r; r &= r - 1) out[n++] = (bb_first(r) * 9 + d) * 2;
-    }
-    return n;
+/* Room for `nodes` more nodes and `parents` more parents in the current depth's arenas. */
+static inline void reserve(uint32_t nodes, uint32_t parents) {
+    if (S->n_nodes + nodes > S->cap_nodes &&
+        !grow_buffer((void **)&S->nodes, &S->cap_nodes, S->n_nodes + nodes, sizeof *S->nodes))
+        abort();
+    if (S->n_parents + parents > S->cap_parents &&
+        !grow_buffer((void **)&S->parents, &S->cap_parents, S->n_parents + parents, sizeof *S->parents))
+        abort();
 }
 
-static inline int run_ons(const mask_t *board, const bb_t *plane, const mask_t *source,
-                          const bb_t *source_plane, int p, int y, int out[4],
-                          uint16_t par[4][MAX_PARENTS], int n_par[4], int why[4]) {
-    int cell = (p >> 1) / 9, d = (p >> 1) % 9, n = 0;
-    mask_t bit = (mask_t)(1u << d);
-    if (y && pop(board[cell]) == 2) {
-        out[n] = (cell * 9 + low_bit_index(board[cell] ^ bit)) * 2 + 1;
-        n_par[n] = 0;
-        par[n][n_par[n]++] = (uint16_t)p;
-        for (unsigned gone = source[cell] & ~board[cell]; gone; gone &= gone - 1)
-            par[n][n_par[n]++] = (uint16_t)((cell * 9 + low_bit_index(gone)) * 2);
-        why[n] = cell;
-        n++;
+/* add_node for a potential whose `n` parents were just written at the parent arena's end, with
+ * room for both reserved. */
+static inline void push_node(Run *r, int key, int n, int cause, int depth) {
+    Node *node = &S->nodes[S->n_nodes++];
+    node->key = (uint16_t)key;
+    node->n_parents = (uint16_t)n;
+    node->parents = S->n_parents;
+    node->chain_complexity = 0;
+    node->cause = (uint8_t)cause;
+    node->depth = (uint16_t)depth;
+    node->chain = 0;
+    S->n_parents += (uint32_t)n;
+    r->has[key >> 6] |= 1ull << (key & 63);
+    r->node_of[key] = (uint16_t)r->n++;
+}
+
+/* The "off" q that the "on" p (a node of depth - 1) turns off: a contradiction when q's "on" is
+ * in r (r stops: 1), else a node unless it is one already. */
+static inline int turn_off(Run *r, int q, int p, int depth) {
+    if (in_run(r, q | 1)) {
+        uint16_t from = (uint16_t)p;
+        stop(r, q | 1, &from, 1, 1, NO_CAUSE);
+        return 1;
     }
-    for (int k = 0; k < 3; k++) {
-        int u = T.se_units_of[cell][k];
-        bb_t places = UNIT_BB[u] & plane[d], rest = places & (places - 1);
-        if (!rest || (rest & (rest - 1))) continue;  /* not two places */
-        int high = bb_first(rest), other = high != cell ? high : bb_first(places);
-        int q = (other * 9 + d) * 2 + 1, seen = 0;
-        for (int m = 0; m < n; m++) seen |= out[m] == q;
-        if (seen) continue;
-        out[n] = q;
-        n_par[n] = 0;
-        par[n][n_par[n]++] = (uint16_t)p;
-        for (bb_t r = UNIT_BB[u] & source_plane[d] & ~plane[d]; r; r &= r - 1)
-            par[n][n_par[n]++] = (uint16_t)((bb_first(r) * 9 + d) * 2);
-        why[n] = 81 + u;
-        n++;
+    if (!in_run(r, q)) {
+        S->parents[S->n_parents] = (uint16_t)p;
+        push_node(r, q, 1, NO_CAUSE, depth);
     }
-    return n;
+    return 0;
+}
+
+/* The "on" q, not in r, that an "off" turns on, its `n` parents just written at the parent
+ * arena's end: a contradiction when q's "off" is in r (r stops, those parents its own: 1), else
+ * a node. */
+static inline int turn_on(Run *r, int q, int n, int cause) {
+    if (in_run(r, q ^ 1)) {
+        stop(r, q, NULL, 0, 0, cause);
+        r->absurd_parents[0] = S->n_parents;
+        r->absurd_n[0] = (uint16_t)n;
+        S->n_parents += (uint32_t)n;
+        return 1;
+    }
+    push_node(r, q, n, cause, depth_over(r, S->parents + S->n_parents, n));
+    return 0;
 }
 
 /* SE's run from the assumption `start` on the board of `cands` (charged a run unless the
- * shortcut charged it already). */
+ * shortcut charged it already). on_to_off and off_to_on, on the run's board and its planes (the
+ * cells allowing each digit): the same potentials, parents and causes, in the same order (the
+ * cells of a unit, or of a peer unit of SE's order, ascending), counted on bitboards. A
+ * potential met again is skipped before its parents are written (off_to_on gives each once: a
+ * repeat finds it in the run, or the run stopped at it). */
 static void implications(Run *r, const mask_t *cands, int start, Rule rule, int charged) {
     if (!charged) work_charge(WORK_RUN);
     mask_t board[81];
@@ -276,16 +305,18 @@ static void implications(Run *r, const mask_t *cands, int start, Rule rule, int 
     for (;;) {
         while (next_on < r->n && !(S->nodes[r->first + next_on].key & 1)) next_on++;
         if (next_on < r->n) {
-            int p = S->nodes[r->first + next_on++].key;
-            uint16_t from = (uint16_t)p;
-            int offs[28], n = run_offs(board, plane, p, y, offs);
-            for (int k = 0; k < n; k++) {
-                int q = offs[k];
-                if (in_run(r, q | 1)) {
-                    stop(r, q | 1, &from, 1, 1, NO_CAUSE);
-                    return;
+            const Node *at = &S->nodes[r->first + next_on++];
+            int p = at->key, depth = at->depth + 1, cell = (p >> 1) / 9, d = (p >> 1) % 9;
+            reserve(28, 28);
+            if (y) {  /* the cell's other candidates */
+                for (unsigned m = board[cell] & ~(1u << d); m; m &= m - 1) {
+                    if (turn_off(r, (cell * 9 + low_bit_index(m)) * 2, p, depth)) return;
                 }
-                if (!in_run(r, q)) add_node(r, q, &from, 1, NO_CAUSE);
+            }
+            for (int k = 0; k < 3; k++) {  /* the digit in the peers */
+                for (bb_t m = T.se_peer_units[cell][k] & plane[d]; m; m &= m - 1) {
+                    if (turn_off(r, (bb_first(m) * 9 + d) * 2, p, depth)) return;
+                }
             }
             continue;
         }
@@ -305,21 +336,37 @@ static void implications(Run *r, const mask_t *cands, int start, Rule rule, int 
             if (r->n == before) return;
             continue;
         }
-        int p = S->nodes[r->first + next_off++].key;
-        int made[4], n_par[4], why[4];
-        uint16_t par[4][MAX_PARENTS];
-        int n = run_ons(board, plane, cands, S->planes, p, y, made, par, n_par, why);
-        if (rule.dynamic) {
-            board[(p >> 1) / 9] &= (mask_t) ~(1u << (p >> 1) % 9);
-            plane[(p >> 1) % 9] &= ~bb_cell((p >> 1) / 9);
-        }
-        for (int k = 0; k < n; k++) {
-            int q = made[k];
-            if (in_run(r, q ^ 1)) {
-                stop(r, q, par[k], n_par[k], 0, why[k]);
-                return;
+        int p = S->nodes[r->first + next_off++].key, cell = (p >> 1) / 9, d = (p >> 1) % 9;
+        mask_t bit = (mask_t)(1u << d);
+        reserve(4, 4 * MAX_PARENTS);
+        if (y && pop(board[cell]) == 2) {  /* the cell's other candidate: p and the cell's removed */
+            int q = (cell * 9 + low_bit_index(board[cell] ^ bit)) * 2 + 1;
+            if (!in_run(r, q)) {
+                uint16_t *par = S->parents + S->n_parents;
+                int n = 0;
+                par[n++] = (uint16_t)p;
+                for (unsigned gone = cands[cell] & ~board[cell]; gone; gone &= gone - 1)
+                    par[n++] = (uint16_t)((cell * 9 + low_bit_index(gone)) * 2);
+                if (turn_on(r, q, n, cell)) return;
             }
-            if (!in_run(r, q)) add_node(r, q, par[k], n_par[k], why[k]);
+        }
+        for (int k = 0; k < 3; k++) {  /* the other place of a unit: p and the unit's removed */
+            int u = T.se_units_of[cell][k];
+            bb_t places = UNIT_BB[u] & plane[d], rest = places & (places - 1);
+            if (!rest || (rest & (rest - 1))) continue;  /* not two places */
+            int high = bb_first(rest), other = high != cell ? high : bb_first(places);
+            int q = (other * 9 + d) * 2 + 1;
+            if (in_run(r, q)) continue;
+            uint16_t *par = S->parents + S->n_parents;
+            int n = 0;
+            par[n++] = (uint16_t)p;
+            for (bb_t m = UNIT_BB[u] & S->planes[d] & ~plane[d]; m; m &= m - 1)
+                par[n++] = (uint16_t)((bb_first(m) * 9 + d) * 2);
+            if (turn_on(r, q, n, 81 + u)) return;
+        }
+        if (rule.dynamic) {
+            board[cell] &= (mask_t)~bit;
+            plane[d] &= ~bb_cell(cell);
         }
     }
 }
@@ -447,14 +494,30 @@ static void record(int kind, int target, const Leg *legs, int n, int root) {
                removals, causes, n_causes, key);
 }
 
+/* No more than a hint's complexity: each chain rests on at least its potential's depth + 1 (a
+ * path to the start through each one's deepest parent), the chains nested add to it. */
+static int lower_bound(const Leg *legs, int n) {
+    int low = 0;
+    for (int k = 0; k < n; k++) {
+        const Leg *g = &legs[k];
+        low += 1 + (g->from ? depth_over(g->run, g->from, g->n) : node_of(g->run, g->key)->depth);
+    }
+    return low;
+}
+
 /* A hint found: offered as the best so far, or recorded. */
 static void found(int kind, int target, const Leg *legs, int n, int root) {
     if (S->every) {
         record(kind, target, legs, n, root);
         return;
     }
-    int c = complexity(legs, n), rank = T.forcing_kinds[kind];
+    int rank = T.forcing_kinds[kind];
     Hint *best = &S->best;
+    if (best->found) {  /* a hint that cannot beat the best is not walked */
+        int low = lower_bound(legs, n);
+        if (low > best->complexity || (low == best->complexity && rank >= best->kind)) return;
+    }
+    int c = complexity(legs, n);
     if (!best->found || c < best->complexity || (c == best->complexity && rank < best->kind))
         *best = (Hint){1, c, rank, target};
 }
@@ -468,19 +531,44 @@ static Run *run_from(const mask_t *cands, int p, Rule rule) {
     return r;
 }
 
+/* The potentials of one kind (`on`) among `shared` (a bit each, all of them r's), in the order
+ * r found them, into `out`; how many. Their nodes are marked in a bitmap of r's nodes, read
+ * in order. */
+static int in_order(const Run *r, const uint64_t *shared, int on, uint16_t *out) {
+    uint64_t kind = on ? 0xAAAAAAAAAAAAAAAAull : 0x5555555555555555ull, picked[WORDS] = {0};
+    int any = 0;
+    for (int w = 0; w < WORDS; w++) {
+        for (uint64_t bits = shared[w] & kind; bits; bits &= bits - 1) {
+            int k = r->node_of[w * 64 + __builtin_ctzll(bits)];
+            picked[k >> 6] |= 1ull << (k & 63);
+            any = 1;
+        }
+    }
+    if (!any) return 0;
+    int n = 0;
+    for (int w = 0; w <= (r->n - 1) >> 6; w++) {
+        for (uint64_t bits = picked[w]; bits; bits &= bits - 1)
+            out[n++] = S->nodes[r->first + w * 64 + __builtin_ctzll(bits)].key;
+    }
+    return n;
+}
+
 /* What every run of `outcomes` implies (in the first's order), "on"s then "off"s. */
 static void common(Run *const *outcomes, int n, int kind, int root) {
+    uint64_t shared[WORDS], any = 0;
+    for (int w = 0; w < WORDS; w++) {
+        shared[w] = outcomes[0]->has[w];
+        for (int m = 1; m < n; m++) shared[w] &= outcomes[m]->has[w];
+        any |= shared[w];
+    }
+    if (!any) return;
     Leg legs[9];
+    uint16_t keys[POTENTIALS];
     for (int on = 1; on >= 0; on--) {
-        const Run *first = outcomes[0];
-        for (int k = 0; k < first->n; k++) {
-            int q = S->nodes[first->first + k].key;
-            if ((q & 1) != on) continue;
-            int all = 1;
-            for (int m = 1; m < n && all; m++) all = in_run(outcomes[m], q);
-            if (!all) continue;
-            for (int m = 0; m < n; m++) legs[m] = leg(outcomes[m], q);
-            found(kind, q, legs, n, root);
+        int count = in_order(outcomes[0], shared, on, keys);
+        for (int k = 0; k < count; k++) {
+            for (int m = 0; m < n; m++) legs[m] = leg(outcomes[m], keys[k]);
+            found(kind, keys[k], legs, n, root);
         }
     }
 }
@@ -519,15 +607,8 @@ static void binary(const mask_t *cands, int p, Run *if_on, int doubles, Rule rul
         found(HINT_CONTRADICTION, p, legs, 2, NO_CAUSE);
     }
     if (doubles) {
-        for (int on = 1; on >= 0; on--) {
-            for (int k = 0; k < if_on->n; k++) {
-                int q = S->nodes[if_on->first + k].key;
-                if ((q & 1) != on || !in_run(if_off, q)) continue;
-                legs[0] = leg(if_on, q);
-                legs[1] = leg(if_off, q);
-                found(HINT_DOUBLE, q, legs, 2, NO_CAUSE);
-            }
-        }
+        Run *both[2] = {if_on, if_off};
+        common(both, 2, HINT_DOUBLE, NO_CAUSE);
     }
     S->n_nodes = mark_nodes;  /* the run from "off" is used once: its space goes back */
     S->n_parents = mark_parents;
