@@ -135,3 +135,106 @@ void chains_hand_over(Chains *c) {
     }
     c->n_kept = n_kept;
 }
+
+/* ---- the producers' hints kept for a board that recurs ----
+ * A producer's hints depend on the board alone (its candidates; the tables are set once), and a
+ * nested chain meets the same board again and again: the runs of one position at each level of
+ * nesting, the runs of the same start at the next level, of the next position where the step
+ * removed what the run removes anyway. Each producer keeps the hints it handed on for its last
+ * boards (a slot each, by the board's hash), with the work they were charged: a board found
+ * again is charged the same work (jumping out as the work would have) and given the same hints. */
+#define KEPT_SLOTS 4096
+
+typedef struct {
+    int used;
+    uint64_t hash;
+    mask_t board[81];
+    int64_t work[WORK_KINDS];     /* the charges of each kind the producer made */
+    Chains hints;                 /* the hints handed on, in SE's order: kept[k] == k */
+} Kept;
+
+static Kept *kept_slots[3];
+
+static uint64_t board_hash(const mask_t *board) {
+    uint64_t w[21] = {0}, h = 14695981039346656037ull;
+    memcpy(w, board, 81 * sizeof *board);  /* 81 masks in 21 words */
+    for (int k = 0; k < 21; k++) h = (h ^ w[k]) * 1099511628211ull ^ (h >> 29);
+    return h ^ (h >> 31);
+}
+
+/* Room for `need` in a kept buffer: no more than that (the slots are many, mostly small). */
+static void fit(void **buf, uint32_t *cap, uint32_t need, size_t size) {
+    if (need <= *cap) return;
+    void *p = realloc(*buf, (size_t)need * size);
+    if (!p) abort();
+    *buf = p;
+    *cap = need;
+}
+
+/* Copy the hints `c` hands on into `to`, in their order. */
+static void keep_hints(const Chains *c, Chains *to) {
+    chains_reset(to);
+    uint32_t n = (uint32_t)c->n_kept;
+    fit((void **)&to->hint, &to->cap, n + 1, sizeof *to->hint);
+    fit((void **)&to->kept, &to->cap_kept, n + 1, sizeof *to->kept);
+    uint32_t removals = 0, causes = 0;
+    for (uint32_t k = 0; k < n; k++) {
+        removals += c->hint[c->kept[k]].n_removals;
+        causes += c->hint[c->kept[k]].n_causes;
+    }
+    fit((void **)&to->cell, &to->cap_removals, removals + 1, sizeof *to->cell);
+    fit((void **)&to->mask, &to->cap_masks, removals + 1, sizeof *to->mask);
+    fit((void **)&to->cause, &to->cap_causes, causes + 1, sizeof *to->cause);
+    for (uint32_t k = 0; k < n; k++) {
+        const NestedChain *h = &c->hint[c->kept[k]];
+        NestedChain *g = &to->hint[k];
+        *g = *h;
+        g->found = (int)k;
+        g->removals = to->n_removals;
+        memcpy(to->cell + to->n_removals, c->cell + h->removals, h->n_removals * sizeof *c->cell);
+        memcpy(to->mask + to->n_removals, c->mask + h->removals, h->n_removals * sizeof *c->mask);
+        to->n_removals += h->n_removals;
+        g->causes = to->n_causes;
+        memcpy(to->cause + to->n_causes, c->cause + h->causes, h->n_causes * sizeof *c->cause);
+        to->n_causes += h->n_causes;
+        to->kept[k] = (int)k;
+    }
+    to->n = to->n_kept = (int)n;
+}
+
+const Chains *chains_of(int producer, const mask_t *board, const Chains *(*make)(const mask_t *)) {
+    if (!kept_slots[producer]) {
+        kept_slots[producer] = calloc(KEPT_SLOTS, sizeof(Kept));
+        if (!kept_slots[producer]) abort();
+    }
+    uint64_t hash = board_hash(board);
+    Kept *slot = &kept_slots[producer][hash & (KEPT_SLOTS - 1)];
+    if (slot->used && slot->hash == hash && !memcmp(slot->board, board, sizeof slot->board)) {
+        int64_t units = 0;
+        for (int k = 0; k < WORK_KINDS; k++) {
+            work_tally[k] += slot->work[k];
+            units += slot->work[k] * T.work_charges[k];
+        }
+        if (work_out) {  /* charged at once: the work runs out here if it ran out in the making */
+            work_left -= units;
+            if (work_left < 0) longjmp(*work_out, 1);
+        }
+        return &slot->hints;
+    }
+    int64_t before[WORK_KINDS];
+    memcpy(before, work_tally, sizeof before);
+    const Chains *made = make(board);
+    slot->used = 1;
+    slot->hash = hash;
+    memcpy(slot->board, board, sizeof slot->board);
+    for (int k = 0; k < WORK_KINDS; k++) slot->work[k] = work_tally[k] - before[k];
+    keep_hints(made, &slot->hints);
+    return &slot->hints;
+}
+
+void chains_forget(void) {
+    for (int p = 0; p < 3; p++) {
+        if (!kept_slots[p]) continue;
+        for (int k = 0; k < KEPT_SLOTS; k++) kept_slots[p][k].used = 0;
+    }
+}

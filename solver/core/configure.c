@@ -413,6 +413,7 @@ PyObject *configure(PyObject *self, PyObject *tables) {
     (void)self;
     if (!PyDict_Check(tables)) return PyErr_Format(PyExc_TypeError, "configure() takes a dict");
     G.configured = 0;
+    chains_forget();
     if (!read_tables(tables)) return NULL;
     if (!G.statuses[SOLVER_BUG]) G.statuses[SOLVER_BUG] = PyUnicode_InternFromString(STATUS_NAMES[SOLVER_BUG]);
     if (!G.statuses[SOLVER_BUG]) return NULL;

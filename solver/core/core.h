@@ -292,6 +292,11 @@ const Chains *every_chain(const mask_t *cands);
 const Chains *every_multiple_chain(const mask_t *cands);
 /* every hint of dynamic forcing chains (forcing.c), for the chains of level 4 nesting them */
 const Chains *every_dynamic_chain(const mask_t *cands);
+/* chainlist.c: a producer's hints (producer 0-2: the three above, `make`), kept for its last
+ * boards and given again, with the same work charged, when one recurs; chains_forget() drops
+ * them (the tables change) */
+const Chains *chains_of(int producer, const mask_t *board, const Chains *(*make)(const mask_t *));
+void chains_forget(void);
 
 /* forcing.c: what a potential implies in SE's runs (`y`: bivalue links too), shared by the runs
  * of multiple.c; an "off"'s implications come with their parents (itself, and what `source`

@@ -684,14 +684,22 @@ const Chains *every_chain(const mask_t *cands) {
     work_charge(WORK_EVERY_CYCLE);
     board_views(cands, places, digits);
     chains_reset(&found);
+    /* The components of the graph of both links (it holds every implication of the other two):
+     * a start alone in its component closes no cycle, and a forcing chain from a potential to
+     * its negation exists only where that one is in its reach. Those searches, finding
+     * nothing, are skipped. */
+    if (memcmp(reach_cands, cands, sizeof reach_cands)) {
+        new_graph(2, cands, (const uint16_t(*)[9])places, digits);
+        components(cands);
+    }
+    pruned = 1;
     for (int k = 0; k < 3; k++) {
         const Links *s = &SEARCHES[k];
         int cycle_tenths = rung_tenths(s->cycle), forcing_tenths = s->forcing ? rung_tenths(s->forcing) : 0;
         new_graph(k, cands, (const uint16_t(*)[9])places, digits);
-        pruned = 0;
         int n_starts = starts_of(cands, s, starts);
         for (int j = 0; j < n_starts; j++) {
-            int start = starts[j], n_ends = all_cycles(start);
+            int start = starts[j], n_ends = comp_size[t_comp[start]] < 2 ? 0 : all_cycles(start);
             for (int e = 0; e < n_ends; e++) {
                 mask_t removals[81];
                 if (!cycle_removals(ends[e], removals)) continue;
@@ -705,7 +713,7 @@ const Chains *every_chain(const mask_t *cands) {
             int cell = (start >> 1) / 9;
             mask_t bit = (mask_t)(1u << (start >> 1) % 9);
             for (int assumed = start; assumed >= start - 1; assumed--) {
-                int n = forcing_path(assumed, chain_keys);
+                int n = leads_to(assumed, assumed ^ 1) ? forcing_path(assumed, chain_keys) : 0;
                 if (!n) continue;
                 mask_t removals[81] = {0};
                 removals[cell] = assumed & 1 ? bit : (mask_t)(cands[cell] ^ bit);

@@ -24,7 +24,30 @@ static uint16_t places[27][9];
 static bb_t digits[9];
 static Chains found;
 
-static int has(const Run *r, int p) { return r->mark[p] == r->id; }
+/* What each potential implies on the board (on_to_off, off_to_on), the same for every run of
+ * one board: found once, when a run first needs it (`known` == position). */
+static uint16_t implied[POTENTIALS][28];
+static uint8_t n_implied[POTENTIALS];
+static uint32_t known[POTENTIALS];
+
+static int implied_by(int p, const uint16_t **out) {
+    *out = implied[p];
+    if (known[p] == position) return n_implied[p];
+    int found[28], n;
+    if (p & 1) {
+        n = on_to_off(cands, p, 1, found);
+    } else {
+        int n_par[4];
+        uint16_t par[4][MAX_PARENTS];
+        n = off_to_on(cands, cands, p, 1, found, par, n_par, NULL);  /* not dynamic: p the parent */
+    }
+    for (int k = 0; k < n; k++) implied[p][k] = (uint16_t)found[k];
+    n_implied[p] = (uint8_t)n;
+    known[p] = position;
+    return n;
+}
+
+static inline int has(const Run *r, int p) { return r->mark[p] == r->id; }
 
 static void add(Run *r, int p, int parent) {
     r->mark[p] = r->id;
@@ -43,7 +66,8 @@ static void run(Run *r, int start) {
     for (;;) {
         while (next_on < r->n && !(r->order[next_on] & 1)) next_on++;
         if (next_on < r->n) {
-            int p = r->order[next_on++], offs[28], n = on_to_off(cands, p, 1, offs);
+            const uint16_t *offs;
+            int p = r->order[next_on++], n = implied_by(p, &offs);
             for (int k = 0; k < n; k++) {
                 if (has(r, offs[k] | 1)) return;
                 if (!has(r, offs[k])) add(r, offs[k], p);
@@ -52,9 +76,8 @@ static void run(Run *r, int start) {
         }
         while (next_off < r->n && (r->order[next_off] & 1)) next_off++;
         if (next_off >= r->n) return;
-        int p = r->order[next_off++], ons[4], n_par[4];
-        uint16_t par[4][MAX_PARENTS];
-        int n = off_to_on(cands, cands, p, 1, ons, par, n_par, NULL);  /* not dynamic: p the parent */
+        const uint16_t *ons;
+        int p = r->order[next_off++], n = implied_by(p, &ons);
         for (int k = 0; k < n; k++) {
             if (has(r, ons[k] ^ 1)) return;
             if (!has(r, ons[k])) add(r, ons[k], p);
@@ -112,6 +135,7 @@ const Chains *every_multiple_chain(const mask_t *board) {
     board_views(board, places, digits);
     if (++position == 0) {
         memset(made, 0, sizeof made);
+        memset(known, 0, sizeof known);
         position = 1;
     }
     chains_reset(&found);

@@ -81,64 +81,80 @@ static void emit(Removals *rm, const uint16_t *par, int n_par, int hash_order, E
     emit_chain(rm, par, n_par, hash_order, out, 0, 0);
 }
 
-static int in_unit(int u, int cell) {
-    return (CELL_UNITS[cell] >> u) & 1;
-}
+/* The board and the position's candidates as the plain rules see them: each unit's places of
+ * each digit (bit j: its j-th cell), and how many of its cells the position leaves open. */
+typedef struct {
+    uint16_t at[27][9], had[27][9];  /* the board's places; the position's (`source`) */
+    int open[27];
+} Views;
 
-static void locking(const mask_t *board, const mask_t *source, int hash_order, Eliminations *out) {
-    for (int k = 0; k < 108; k++) {
-        int u = T.nested_crossings[k][0], v = T.nested_crossings[k][1];
-        for (int d = 0; d < 9; d++) {
-            mask_t bit = (mask_t)(1u << d);
-            int places = 0, outside = 0;
-            for (int j = 0; j < 9; j++) {
-                int c = UNITS[u][j];
-                if (board[c] & bit) {
-                    places++;
-                    outside |= !in_unit(v, c);
-                }
-            }
-            if (places < 2 || outside) continue;
-            Removals rm = {0};
-            for (int j = 0; j < 9; j++) {
-                int c = UNITS[v][j];
-                if (!in_unit(u, c) && (board[c] & bit)) {
-                    add_removal(&rm, c, bit);
-                }
-            }
-            if (!rm.n) continue;
-            uint16_t par[9];
-            int n_par = 0;
-            for (int j = 0; j < 9; j++) {
-                int c = UNITS[u][j];
-                if (!in_unit(v, c) && (source[c] & ~board[c] & bit)) par[n_par++] = (uint16_t)((c * 9 + d) * 2);
-            }
-            emit(&rm, par, n_par, hash_order, out);
+/* within[u][v]: the places of unit u (bit j) whose cell lies in unit v. */
+static uint16_t within[27][27];
+
+static void unit_places(const mask_t *cands, uint16_t at[27][9]) {
+    memset(at, 0, 27 * sizeof at[0]);
+    for (int c = 0; c < 81; c++) {
+        int r = ROW_OF[c], col = COL_OF[c], box = BOX_OF[c];
+        int in_box = (r % 3) * 3 + col % 3;
+        for (unsigned m = cands[c]; m; m &= m - 1) {
+            int d = low_bit_index(m);
+            at[r][d] |= (uint16_t)(1u << col);
+            at[9 + col][d] |= (uint16_t)(1u << r);
+            at[18 + box][d] |= (uint16_t)(1u << in_box);
         }
     }
 }
 
-static int empty_cells(const mask_t *source, int u) {
-    int n = 0;
-    for (int j = 0; j < 9; j++) n += source[UNITS[u][j]] != 0;
-    return n;
+static void make_views(const mask_t *board, const mask_t *source, Views *v) {
+    if (!within[0][0]) {
+        for (int u = 0; u < 27; u++) {
+            for (int w = 0; w < 27; w++) {
+                for (int j = 0; j < 9; j++) {
+                    if (CELL_UNITS[UNITS[u][j]] >> w & 1) within[u][w] |= (uint16_t)(1u << j);
+                }
+            }
+        }
+    }
+    unit_places(board, v->at);
+    unit_places(source, v->had);
+    for (int u = 0; u < 27; u++) {
+        unsigned any = 0;
+        for (int d = 0; d < 9; d++) any |= v->had[u][d];
+        v->open[u] = pop(any);
+    }
 }
 
-static void hidden_pairs(const mask_t *board, const mask_t *source, int hash_order, Eliminations *out) {
+static void locking(const mask_t *board, const mask_t *source, const Views *v, int hash_order, Eliminations *out) {
+    for (int k = 0; k < 108; k++) {
+        int u = T.nested_crossings[k][0], w = T.nested_crossings[k][1];
+        unsigned inside = within[u][w], rest = within[w][u];
+        for (int d = 0; d < 9; d++) {
+            unsigned places = v->at[u][d];
+            if (pop(places) < 2 || (places & ~inside)) continue;
+            unsigned gone = v->at[w][d] & ~rest;  /* the digit's places in w, outside u */
+            if (!gone) continue;
+            mask_t bit = (mask_t)(1u << d);
+            Removals rm = {0};
+            for (; gone; gone &= gone - 1) add_removal(&rm, UNITS[w][low_bit_index(gone)], bit);
+            uint16_t par[9];
+            int n_par = 0;
+            for (unsigned m = v->had[u][d] & ~v->at[u][d] & ~inside; m; m &= m - 1)
+                par[n_par++] = (uint16_t)((UNITS[u][low_bit_index(m)] * 9 + d) * 2);
+            emit(&rm, par, n_par, hash_order, out);
+        }
+    }
+    (void)board, (void)source;
+}
+
+static void hidden_pairs(const mask_t *board, const mask_t *source, const Views *v, int hash_order, Eliminations *out) {
     for (int k = 0; k < 27; k++) {
         int u = T.nested_set_units[k];
-        if (empty_cells(source, u) <= 4) continue;
+        if (v->open[u] <= 4) continue;
         for (int p = 0; p < 36; p++) {
             int a = T.nested_pairs[p][0], b = T.nested_pairs[p][1];
+            unsigned cells = v->at[u][a] | v->at[u][b];  /* the positions of either */
+            if (pop(cells) != 2 || pop(v->at[u][a]) < 2 || pop(v->at[u][b]) < 2) continue;
             mask_t pair = (mask_t)(1u << a | 1u << b);
-            int n_a = 0, n_b = 0, cells = 0;    /* cells: the positions of either, a bit each */
-            for (int j = 0; j < 9; j++) {
-                mask_t m = board[UNITS[u][j]];
-                n_a += m >> a & 1;
-                n_b += m >> b & 1;
-                if (m & pair) cells |= 1 << j;
-            }
-            if (n_a < 2 || n_b < 2 || pop((unsigned)cells) != 2) continue;
             Removals rm = {0};
             uint16_t par[14];
             int n_par = 0;
@@ -158,14 +174,14 @@ static void hidden_pairs(const mask_t *board, const mask_t *source, int hash_ord
     }
 }
 
-static void naked_pairs(const mask_t *board, const mask_t *source, int hash_order, Eliminations *out) {
+static void naked_pairs(const mask_t *board, const mask_t *source, const Views *v, int hash_order, Eliminations *out) {
     for (int k = 0; k < 27; k++) {
         int u = T.nested_set_units[k];
-        if (empty_cells(source, u) < 4) continue;
+        if (v->open[u] < 4) continue;
         for (int p = 0; p < 36; p++) {
             int x = UNITS[u][T.nested_pairs[p][0]], y = UNITS[u][T.nested_pairs[p][1]];
-            mask_t pair = (mask_t)(board[x] | board[y]);
-            if (pop(board[x]) < 2 || pop(board[y]) < 2 || pop(pair) != 2) continue;
+            mask_t pair = board[x];  /* two cells of at least two, two in all: the same two */
+            if (board[y] != pair || pop(pair) != 2) continue;
             Removals rm = {0};
             for (int j = 0; j < 9; j++) {
                 int c = UNITS[u][j];
@@ -186,15 +202,11 @@ static void naked_pairs(const mask_t *board, const mask_t *source, int hash_orde
     }
 }
 
-static void x_wings(const mask_t *board, const mask_t *source, int hash_order, Eliminations *out) {
+static void x_wings(const mask_t *board, const mask_t *source, const Views *v, int hash_order, Eliminations *out) {
     int placed[9];
     for (int d = 0; d < 9; d++) {
         placed[d] = 0;
-        for (int r = 0; r < 9; r++) {
-            int any = 0;
-            for (int j = 0; j < 9; j++) any |= source[UNITS[r][j]] >> d & 1;
-            placed[d] += !any;
-        }
+        for (int r = 0; r < 9; r++) placed[d] += !v->had[r][d];
     }
     for (int f = 0; f < 2; f++) {
         int base = T.nested_fish_lines[f][0], cover = T.nested_fish_lines[f][1];
@@ -202,39 +214,28 @@ static void x_wings(const mask_t *board, const mask_t *source, int hash_order, E
             int i = T.nested_pairs[p][0], j = T.nested_pairs[p][1];
             for (int d = 0; d < 9; d++) {
                 if (placed[d] + 4 > 9) continue;
-                int at_i = 0, at_j = 0;
-                for (int m = 0; m < 9; m++) {
-                    at_i |= (board[UNITS[base + i][m]] >> d & 1) << m;
-                    at_j |= (board[UNITS[base + j][m]] >> d & 1) << m;
-                }
-                int crossing = at_i | at_j;
-                if (pop((unsigned)at_i) < 2 || pop((unsigned)at_j) < 2 || pop((unsigned)crossing) != 2) continue;
+                unsigned at_i = v->at[base + i][d], at_j = v->at[base + j][d], crossing = at_i | at_j;
+                if (pop(crossing) != 2 || pop(at_i) < 2 || pop(at_j) < 2) continue;
                 mask_t bit = (mask_t)(1u << d);
                 Removals rm = {0};
                 for (int k = 0; k < 9; k++) {
                     if (!(crossing >> k & 1)) continue;
-                    for (int m = 0; m < 9; m++) {
-                        int c = UNITS[cover + k][m];
-                        if (m != i && m != j && (board[c] & bit)) {
-                            add_removal(&rm, c, bit);
-                        }
-                    }
+                    for (unsigned m = v->at[cover + k][d] & ~(1u << i | 1u << j); m; m &= m - 1)
+                        add_removal(&rm, UNITS[cover + k][low_bit_index(m)], bit);
                 }
                 if (!rm.n) continue;
                 uint16_t par[14];
                 int n_par = 0;
                 for (int b = 0; b < 2; b++) {
                     int line = base + (b ? j : i);
-                    for (int m = 0; m < 9; m++) {
-                        int c = UNITS[line][m];
-                        if (!(crossing >> m & 1) && (source[c] & ~board[c] & bit))
-                            par[n_par++] = (uint16_t)((c * 9 + d) * 2);
-                    }
+                    for (unsigned m = v->had[line][d] & ~v->at[line][d] & ~crossing; m; m &= m - 1)
+                        par[n_par++] = (uint16_t)((UNITS[line][low_bit_index(m)] * 9 + d) * 2);
                 }
                 emit(&rm, par, n_par, hash_order, out);
             }
         }
     }
+    (void)board, (void)source;
 }
 
 /* The hints of a producer a nested chain applies, every one in SE's order: parents, the
@@ -271,30 +272,35 @@ static void chain_rule(const Chains *all, const mask_t *board, const mask_t *sou
 }
 
 /* SE's forcing chains and cycles (level 2 and up). */
-static void forcing_chains(const mask_t *board, const mask_t *source, int hash_order, Eliminations *out) {
-    chain_rule(every_chain(board), board, source, hash_order, out);
+static void forcing_chains(const mask_t *board, const mask_t *source, const Views *v, int hash_order, Eliminations *out) {
+    (void)v;
+    chain_rule(chains_of(0, board, every_chain), board, source, hash_order, out);
 }
 
 /* SE's multiple forcing chains (level 3). */
-static void multiple_chains(const mask_t *board, const mask_t *source, int hash_order, Eliminations *out) {
-    chain_rule(every_multiple_chain(board), board, source, hash_order, out);
+static void multiple_chains(const mask_t *board, const mask_t *source, const Views *v, int hash_order, Eliminations *out) {
+    (void)v;
+    chain_rule(chains_of(1, board, every_multiple_chain), board, source, hash_order, out);
 }
 
 /* SE's dynamic forcing chains (level 4). */
-static void dynamic_chains(const mask_t *board, const mask_t *source, int hash_order, Eliminations *out) {
-    chain_rule(every_dynamic_chain(board), board, source, hash_order, out);
+static void dynamic_chains(const mask_t *board, const mask_t *source, const Views *v, int hash_order, Eliminations *out) {
+    (void)v;
+    chain_rule(chains_of(2, board, every_dynamic_chain), board, source, hash_order, out);
 }
 
 void nested_eliminations(const mask_t *board, const mask_t *source, int hash_order, int level,
                          Eliminations *out) {
-    static void (*const rules[])(const mask_t *, const mask_t *, int, Eliminations *) = {
+    static void (*const rules[])(const mask_t *, const mask_t *, const Views *, int, Eliminations *) = {
         locking, hidden_pairs, naked_pairs, x_wings, forcing_chains, multiple_chains, dynamic_chains,
     };
     work_charge(WORK_STALL);
     int level_rules = T.nested_level_rules[level];
+    Views views;
+    make_views(board, source, &views);
     out->n = 0;
     out->n_parents = 0;
     for (int k = 0; k < NESTED_RULES && !out->n; k++) {
-        if (level_rules >> k & 1) rules[k](board, source, hash_order, out);
+        if (level_rules >> k & 1) rules[k](board, source, &views, hash_order, out);
     }
 }
