@@ -88,6 +88,11 @@ typedef struct {
     Hint best;
     int every, tenths;
     Chains found;
+    /* every: the least (complexity, kind) recorded so far for each set of removals (a cell and
+     * its digits), valid where its stamp is this call's: only the first of each is handed on */
+    uint32_t least_stamp[81 * 512], call;
+    uint16_t least_complexity[81 * 512];
+    uint8_t least_kind[81 * 512];
 } Space;
 
 #define DEPTHS 2                     /* a level-4 chain's runs, and the dynamic ones it nests */
@@ -421,21 +426,17 @@ static int nest_total(int flat) {
 static uint32_t seen_stamp[POTENTIALS], seen_now;
 
 static int walk(const Leg *g, uint16_t *out) {
-    static uint16_t *queue;
-    static uint32_t cap_queue;
     if (++seen_now == 0) {
         memset(seen_stamp, 0, sizeof seen_stamp);
         seen_now = 1;
     }
+    /* Each potential is queued once, when first met: the queue is `out` itself (the order of
+     * first meeting is the order of first leaving a queue that took every repeat). */
     uint32_t head = 0, tail = 0;
-    int n = 0;
-    if (!grow_buffer((void **)&queue, &cap_queue, 1, sizeof *queue)) abort();
-    queue[tail++] = (uint16_t)g->key;
+    seen_stamp[g->key] = seen_now;
+    out[tail++] = (uint16_t)g->key;
     while (head < tail) {
-        int p = queue[head++];
-        if (seen_stamp[p] == seen_now) continue;
-        seen_stamp[p] = seen_now;
-        out[n++] = (uint16_t)p;
+        int p = out[head++];
         const uint16_t *from = g->from;
         int count = g->n;
         if (!(from && p == g->key)) {
@@ -444,11 +445,14 @@ static int walk(const Leg *g, uint16_t *out) {
             from = S->parents + node->parents;
             count = node->n_parents;
         }
-        if (!grow_buffer((void **)&queue, &cap_queue, tail + (uint32_t)count, sizeof *queue)) abort();
-        memcpy(queue + tail, from, (size_t)count * sizeof *from);
-        tail += (uint32_t)count;
+        for (int k = 0; k < count; k++) {
+            int q = from[k];
+            if (seen_stamp[q] == seen_now) continue;
+            seen_stamp[q] = seen_now;
+            out[tail++] = (uint16_t)q;
+        }
     }
-    return n;
+    return (int)tail;
 }
 
 /* The cause SE gives the "on" p of a leg: its node's, the leg's own for its fresh potential, or
@@ -468,14 +472,12 @@ static int complexity(const Leg *legs, int n) {
     return nest_total(flat);
 }
 
-/* Record a hint of every_dynamic_chain: its removals, order, causes and identity. */
-static void record(int kind, int target, const Leg *legs, int n, int root) {
+/* Record a hint of every_dynamic_chain: its removals (`gone` in `cell`), order, causes and
+ * identity; its complexity. */
+static int record(int kind, int cell, mask_t gone, const Leg *legs, int n, int root) {
     static uint16_t list[POTENTIALS], causes[9 * POTENTIALS];
-    int cell = (target >> 1) / 9;
-    mask_t bit = (mask_t)(1u << (target >> 1) % 9);
     mask_t removals[81] = {0};
-    removals[cell] = target & 1 ? (mask_t)(S->cands[cell] & ~bit) : bit;
-    if (!removals[cell]) return;  /* SE's hint removes nothing: not worth it */
+    removals[cell] = gone;
     int flat = 0, n_causes = 0;
     uint64_t key = 0;
     nest.n = 0;
@@ -492,6 +494,7 @@ static void record(int kind, int target, const Leg *legs, int n, int root) {
     int total = nest_total(flat);
     chains_add(&S->found, S->tenths / 10.0 + T.length_added[total - 2], total, T.forcing_kinds[kind],
                removals, causes, n_causes, key);
+    return total;
 }
 
 /* No more than a hint's complexity: each chain rests on at least its potential's depth + 1 (a
@@ -507,11 +510,29 @@ static int lower_bound(const Leg *legs, int n) {
 
 /* A hint found: offered as the best so far, or recorded. */
 static void found(int kind, int target, const Leg *legs, int n, int root) {
+    int rank = T.forcing_kinds[kind];
     if (S->every) {
-        record(kind, target, legs, n, root);
+        /* Of the hints of one set of removals only the first in SE's order is handed on (its
+         * difficulty grows with complexity; then complexity, kind, the order found): a later
+         * one that cannot come before the least so far is not walked nor recorded. */
+        int cell = (target >> 1) / 9;
+        mask_t bit = (mask_t)(1u << (target >> 1) % 9);
+        mask_t gone = target & 1 ? (mask_t)(S->cands[cell] & ~bit) : bit;
+        if (!gone) return;  /* SE's hint removes nothing: not worth it */
+        uint32_t at = (uint32_t)cell * 512 + gone;
+        int seen = S->least_stamp[at] == S->call;
+        if (seen) {
+            int low = lower_bound(legs, n), least = S->least_complexity[at];
+            if (low > least || (low == least && rank >= S->least_kind[at])) return;
+        }
+        int c = record(kind, cell, gone, legs, n, root);
+        if (!seen || c < S->least_complexity[at] || (c == S->least_complexity[at] && rank < S->least_kind[at])) {
+            S->least_stamp[at] = S->call;
+            S->least_complexity[at] = (uint16_t)c;
+            S->least_kind[at] = (uint8_t)rank;
+        }
         return;
     }
-    int rank = T.forcing_kinds[kind];
     Hint *best = &S->best;
     if (best->found) {  /* a hint that cannot beat the best is not walked */
         int low = lower_bound(legs, n);
@@ -753,6 +774,10 @@ const Chains *every_dynamic_chain(const mask_t *cands) {
     Space *outer = S;
     use_depth(1);
     S->every = 1;
+    if (++S->call == 0) {
+        memset(S->least_stamp, 0, sizeof S->least_stamp);
+        S->call = 1;
+    }
     S->tenths = rung_tenths(dynamic_forcing_chain);
     chains_reset(&S->found);
     every_hint(cands, rule_of(2));
