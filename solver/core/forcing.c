@@ -35,12 +35,18 @@ typedef struct {
     uint16_t key;
     uint16_t n_parents;
     uint32_t parents;                /* first in the parent arena */
-    uint16_t chain_complexity;       /* the chain nested in it (a rule's "off"), if any: */
-    uint8_t cause;                   /* an "on" but the start: its cell, or 81 + the unit */
     uint16_t depth;                  /* 0 for the start, else 1 + its deepest parent's: the
                                       * potentials its chain rests on are at least depth + 1 */
-    uint64_t chain;                  /* its identity (0: none) */
+    uint8_t cause;                   /* an "on" but the start: its cell, or 81 + the unit */
+    uint8_t nested;                  /* a chain nested in it (a rule's "off"): in Nested */
 } Node;
+
+/* A node's nested chain, at the node's index in its depth's arena: its identity (0: none) and
+ * complexity; written only for a node marked `nested`. */
+typedef struct {
+    uint64_t chain;
+    uint16_t complexity;
+} Nested;
 
 #define WORDS ((POTENTIALS + 63) / 64)
 
@@ -73,6 +79,8 @@ typedef struct {
 typedef struct {
     Node *nodes;
     uint32_t n_nodes, cap_nodes;
+    Nested *nested;
+    uint32_t cap_nested;
     uint16_t *parents;
     uint32_t n_parents, cap_parents;
     Run runs[729 + 1];               /* the run from each "on", and one from an "off" */
@@ -154,8 +162,7 @@ static Node *add_node(Run *r, int key, const uint16_t *keys, int n, int cause) {
     Node *node = &S->nodes[S->n_nodes++];
     node->key = (uint16_t)key;
     node->n_parents = (uint16_t)n;
-    node->chain = 0;
-    node->chain_complexity = 0;
+    node->nested = 0;
     node->cause = (uint8_t)cause;
     node->depth = depth_over(r, keys, n);
     node->parents = store_parents(keys, n);
@@ -243,17 +250,31 @@ static inline void reserve(uint32_t nodes, uint32_t parents) {
         abort();
 }
 
+/* A run's queues while it is made: the index of each "off" [0] and "on" [1] node, in the order
+ * found, and the cells of each digit whose "off" / "on" is a node (`has` on bitboards). */
+typedef struct {
+    uint16_t at[2][POTENTIALS / 2];
+    int head[2], tail[2];
+    bb_t in[2][9];
+} Queues;
+
+static inline void enqueue(Queues *Q, int key, int index) {
+    int on = key & 1;
+    Q->at[on][Q->tail[on]++] = (uint16_t)index;
+    Q->in[on][(key >> 1) % 9] |= bb_cell((key >> 1) / 9);
+}
+
 /* add_node for a potential whose `n` parents were just written at the parent arena's end, with
  * room for both reserved. */
-static inline void push_node(Run *r, int key, int n, int cause, int depth) {
+static inline void push_node(Run *r, Queues *Q, int key, int n, int cause, int depth) {
+    enqueue(Q, key, r->n);
     Node *node = &S->nodes[S->n_nodes++];
     node->key = (uint16_t)key;
     node->n_parents = (uint16_t)n;
     node->parents = S->n_parents;
-    node->chain_complexity = 0;
+    node->nested = 0;
     node->cause = (uint8_t)cause;
     node->depth = (uint16_t)depth;
-    node->chain = 0;
     S->n_parents += (uint32_t)n;
     r->has[key >> 6] |= 1ull << (key & 63);
     r->node_of[key] = (uint16_t)r->n++;
@@ -261,7 +282,7 @@ static inline void push_node(Run *r, int key, int n, int cause, int depth) {
 
 /* The "off" q that the "on" p (a node of depth - 1) turns off: a contradiction when q's "on" is
  * in r (r stops: 1), else a node unless it is one already. */
-static inline int turn_off(Run *r, int q, int p, int depth) {
+static inline int turn_off(Run *r, Queues *Q, int q, int p, int depth) {
     if (in_run(r, q | 1)) {
         uint16_t from = (uint16_t)p;
         stop(r, q | 1, &from, 1, 1, NO_CAUSE);
@@ -269,7 +290,7 @@ static inline int turn_off(Run *r, int q, int p, int depth) {
     }
     if (!in_run(r, q)) {
         S->parents[S->n_parents] = (uint16_t)p;
-        push_node(r, q, 1, NO_CAUSE, depth);
+        push_node(r, Q, q, 1, NO_CAUSE, depth);
     }
     return 0;
 }
@@ -277,7 +298,7 @@ static inline int turn_off(Run *r, int q, int p, int depth) {
 /* The "on" q, not in r, that an "off" turns on, its `n` parents just written at the parent
  * arena's end: a contradiction when q's "off" is in r (r stops, those parents its own: 1), else
  * a node. */
-static inline int turn_on(Run *r, int q, int n, int cause) {
+static inline int turn_on(Run *r, Queues *Q, int q, int n, int cause) {
     if (in_run(r, q ^ 1)) {
         stop(r, q, NULL, 0, 0, cause);
         r->absurd_parents[0] = S->n_parents;
@@ -285,7 +306,7 @@ static inline int turn_on(Run *r, int q, int n, int cause) {
         S->n_parents += (uint32_t)n;
         return 1;
     }
-    push_node(r, q, n, cause, depth_over(r, S->parents + S->n_parents, n));
+    push_node(r, Q, q, n, cause, depth_over(r, S->parents + S->n_parents, n));
     return 0;
 }
 
@@ -305,28 +326,39 @@ static void implications(Run *r, const mask_t *cands, int start, Rule rule, int 
     r->first = S->n_nodes;
     r->n = 0;
     r->absurd = 0;
+    Queues Q;
+    Q.head[0] = Q.head[1] = Q.tail[0] = Q.tail[1] = 0;
+    memset(Q.in, 0, sizeof Q.in);
+    enqueue(&Q, start, 0);
     add_node(r, start, NULL, 0, NO_CAUSE);
-    int y = !rule.nishio, next_on = 0, next_off = 0;
+    int y = !rule.nishio;
     for (;;) {
-        while (next_on < r->n && !(S->nodes[r->first + next_on].key & 1)) next_on++;
-        if (next_on < r->n) {
-            const Node *at = &S->nodes[r->first + next_on++];
+        if (Q.head[1] < Q.tail[1]) {
+            const Node *at = &S->nodes[r->first + Q.at[1][Q.head[1]++]];
             int p = at->key, depth = at->depth + 1, cell = (p >> 1) / 9, d = (p >> 1) % 9;
             reserve(28, 28);
             if (y) {  /* the cell's other candidates */
                 for (unsigned m = board[cell] & ~(1u << d); m; m &= m - 1) {
-                    if (turn_off(r, (cell * 9 + low_bit_index(m)) * 2, p, depth)) return;
+                    if (turn_off(r, &Q, (cell * 9 + low_bit_index(m)) * 2, p, depth)) return;
                 }
             }
-            for (int k = 0; k < 3; k++) {  /* the digit in the peers */
-                for (bb_t m = T.se_peer_units[cell][k] & plane[d]; m; m &= m - 1) {
-                    if (turn_off(r, (bb_first(m) * 9 + d) * 2, p, depth)) return;
+            for (int k = 0; k < 3; k++) {  /* the digit in the peers: new "offs" up to any
+                                            * whose "on" is in the run */
+                bb_t m = T.se_peer_units[cell][k] & plane[d], bad = m & Q.in[1][d];
+                if (bad) m &= (bad & (~bad + 1)) - 1;
+                for (bb_t f = m & ~Q.in[0][d]; f; f &= f - 1) {
+                    S->parents[S->n_parents] = (uint16_t)p;
+                    push_node(r, &Q, (bb_first(f) * 9 + d) * 2, 1, NO_CAUSE, depth);
+                }
+                if (bad) {
+                    uint16_t from = (uint16_t)p;
+                    stop(r, (bb_first(bad) * 9 + d) * 2 + 1, &from, 1, 1, NO_CAUSE);
+                    return;
                 }
             }
             continue;
         }
-        while (next_off < r->n && (S->nodes[r->first + next_off].key & 1)) next_off++;
-        if (next_off >= r->n) {
+        if (Q.head[0] >= Q.tail[0]) {
             if (!rule.level) return;
             int before = r->n;
             Eliminations *e = &S->eliminations;
@@ -334,14 +366,19 @@ static void implications(Run *r, const mask_t *cands, int start, Rule rule, int 
             for (uint32_t k = 0; k < e->n; k++) {
                 int q = e->key[k];
                 if (in_run(r, q)) continue;
+                enqueue(&Q, q, r->n);
                 Node *node = add_node(r, q, e->parents + e->first[k], e->count[k], NO_CAUSE);
-                node->chain = e->chain[k];
-                node->chain_complexity = e->chain_complexity[k];
+                uint32_t at = (uint32_t)(node - S->nodes);
+                if (at >= S->cap_nested &&
+                    !grow_buffer((void **)&S->nested, &S->cap_nested, at + 1, sizeof *S->nested))
+                    abort();
+                node->nested = 1;
+                S->nested[at] = (Nested){e->chain[k], (uint16_t)e->chain_complexity[k]};
             }
             if (r->n == before) return;
             continue;
         }
-        int p = S->nodes[r->first + next_off++].key, cell = (p >> 1) / 9, d = (p >> 1) % 9;
+        int p = S->nodes[r->first + Q.at[0][Q.head[0]++]].key, cell = (p >> 1) / 9, d = (p >> 1) % 9;
         mask_t bit = (mask_t)(1u << d);
         reserve(4, 4 * MAX_PARENTS);
         if (y && pop(board[cell]) == 2) {  /* the cell's other candidate: p and the cell's removed */
@@ -352,7 +389,7 @@ static void implications(Run *r, const mask_t *cands, int start, Rule rule, int 
                 par[n++] = (uint16_t)p;
                 for (unsigned gone = cands[cell] & ~board[cell]; gone; gone &= gone - 1)
                     par[n++] = (uint16_t)((cell * 9 + low_bit_index(gone)) * 2);
-                if (turn_on(r, q, n, cell)) return;
+                if (turn_on(r, &Q, q, n, cell)) return;
             }
         }
         for (int k = 0; k < 3; k++) {  /* the other place of a unit: p and the unit's removed */
@@ -367,7 +404,7 @@ static void implications(Run *r, const mask_t *cands, int start, Rule rule, int 
             par[n++] = (uint16_t)p;
             for (bb_t m = UNIT_BB[u] & S->planes[d] & ~plane[d]; m; m &= m - 1)
                 par[n++] = (uint16_t)((bb_first(m) * 9 + d) * 2);
-            if (turn_on(r, q, n, 81 + u)) return;
+            if (turn_on(r, &Q, q, n, 81 + u)) return;
         }
         if (rule.dynamic) {
             board[cell] &= (mask_t)~bit;
@@ -408,12 +445,14 @@ static struct {
 } nest;
 
 static void nest_add(const Node *node) {
-    if (!node->chain) return;
+    if (!node->nested) return;
+    const Nested *x = &S->nested[node - S->nodes];
+    if (!x->chain) return;
     for (int k = 0; k < nest.n; k++) {
-        if (nest.key[k] == node->chain) return;
+        if (nest.key[k] == x->chain) return;
     }
-    nest.key[nest.n] = node->chain;
-    nest.complexity[nest.n++] = node->chain_complexity;
+    nest.key[nest.n] = x->chain;
+    nest.complexity[nest.n++] = x->complexity;
 }
 
 static int nest_total(int flat) {
