@@ -269,8 +269,7 @@ def least_budget(puzzle: str, reached: Callable[[SolveResult], bool]) -> int:
 def test_the_references_caches_never_change_what_a_budget_buys() -> None:
     """A puzzle given one unit less than its first nested chain step takes, solved twice in the
     reference, the second time with its caches warm (every hint of SE's cycles answered from
-    the cache, which would otherwise pay for the step): the same result both times, the core's
-    (which has no cache)."""
+    the cache, which would otherwise pay for the step): the same result both times, the core's."""
     needed = least_budget(NESTED, lambda r: bool(NESTED_CHAINS & set(r.metrics.technique_counts)))
     expected = solver.solve(NESTED, work_budget=needed - 1)
     assert expected.over_budget
@@ -278,6 +277,23 @@ def test_the_references_caches_never_change_what_a_budget_buys() -> None:
     hits = cycles._every_hint.cache_info().hits
     assert engine.solve(NESTED, work_budget=needed - 1) == expected
     assert cycles._every_hint.cache_info().hits > hits
+
+
+def test_the_cores_kept_hints_never_change_what_a_budget_buys(native: ModuleType) -> None:
+    """The core keeps the hints its nested chains' producers made for the boards they met, and
+    gives them again, charged as making them was, when a board comes back. A puzzle given one
+    unit less than its first nested chain step takes, or just enough, gets the same result with
+    every board of that step kept (from a full rating of it just before) as with none."""
+    needed = least_budget(NESTED, lambda r: bool(NESTED_CHAINS & set(r.metrics.technique_counts)))
+    cold: dict[int, SolveResult] = {}
+    for budget in (needed - 1, needed):
+        native._core.configure(native.core_tables())  # nothing kept
+        cold[budget] = solver.solve(NESTED, work_budget=budget)
+    assert cold[needed - 1].over_budget
+    assert NESTED_CHAINS & set(cold[needed].metrics.technique_counts)
+    for budget in (needed - 1, needed):
+        solver.solve(NESTED, work_budget=work.MAX_BUDGET)  # the step's boards kept
+        assert solver.solve(NESTED, work_budget=budget) == cold[budget]
 
 
 def _position(puzzle: str) -> tuple[int, ...]:
