@@ -76,6 +76,14 @@ typedef struct {
 
 /* One depth's arenas (grown with realloc, indices only), the runs of its current position, and
  * where its hints go: the best one, or (`every`) all of them. */
+#define REMOVALS (ALL_DIGITS + 1)  /* the sets of digits a hint may remove from one cell */
+
+/* Whether a hint of this complexity and kind comes before one of `complexity` and `kind` in SE's
+ * order (least complexity, then kind; a tie goes to the one found first). */
+static int comes_before(int c, int rank, int complexity, int kind) {
+    return c < complexity || (c == complexity && rank < kind);
+}
+
 typedef struct {
     Node *nodes;
     uint32_t n_nodes, cap_nodes;
@@ -98,9 +106,9 @@ typedef struct {
     Chains found;
     /* every: the least (complexity, kind) recorded so far for each set of removals (a cell and
      * its digits), valid where its stamp is this call's: only the first of each is handed on */
-    uint32_t least_stamp[81 * 512], call;
-    uint16_t least_complexity[81 * 512];
-    uint8_t least_kind[81 * 512];
+    uint32_t least_stamp[81 * REMOVALS], call;
+    uint16_t least_complexity[81 * REMOVALS];
+    uint8_t least_kind[81 * REMOVALS];
 } Space;
 
 #define DEPTHS 2                     /* a level-4 chain's runs, and the dynamic ones it nests */
@@ -558,14 +566,12 @@ static void found(int kind, int target, const Leg *legs, int n, int root) {
         mask_t bit = (mask_t)(1u << (target >> 1) % 9);
         mask_t gone = target & 1 ? (mask_t)(S->cands[cell] & ~bit) : bit;
         if (!gone) return;  /* SE's hint removes nothing: not worth it */
-        uint32_t at = (uint32_t)cell * 512 + gone;
+        uint32_t at = (uint32_t)cell * REMOVALS + gone;
         int seen = S->least_stamp[at] == S->call;
-        if (seen) {
-            int low = lower_bound(legs, n), least = S->least_complexity[at];
-            if (low > least || (low == least && rank >= S->least_kind[at])) return;
-        }
+        if (seen && !comes_before(lower_bound(legs, n), rank, S->least_complexity[at], S->least_kind[at]))
+            return;
         int c = record(kind, cell, gone, legs, n, root);
-        if (!seen || c < S->least_complexity[at] || (c == S->least_complexity[at] && rank < S->least_kind[at])) {
+        if (!seen || comes_before(c, rank, S->least_complexity[at], S->least_kind[at])) {
             S->least_stamp[at] = S->call;
             S->least_complexity[at] = (uint16_t)c;
             S->least_kind[at] = (uint8_t)rank;
@@ -573,13 +579,10 @@ static void found(int kind, int target, const Leg *legs, int n, int root) {
         return;
     }
     Hint *best = &S->best;
-    if (best->found) {  /* a hint that cannot beat the best is not walked */
-        int low = lower_bound(legs, n);
-        if (low > best->complexity || (low == best->complexity && rank >= best->kind)) return;
-    }
+    /* a hint that cannot beat the best is not walked */
+    if (best->found && !comes_before(lower_bound(legs, n), rank, best->complexity, best->kind)) return;
     int c = complexity(legs, n);
-    if (!best->found || c < best->complexity || (c == best->complexity && rank < best->kind))
-        *best = (Hint){1, c, rank, target};
+    if (!best->found || comes_before(c, rank, best->complexity, best->kind)) *best = (Hint){1, c, rank, target};
 }
 
 static Run *run_from(const mask_t *cands, int p, Rule rule) {

@@ -91,20 +91,6 @@ typedef struct {
 /* within[u][v]: the places of unit u (bit j) whose cell lies in unit v. */
 static uint16_t within[27][27];
 
-static void unit_places(const mask_t *cands, uint16_t at[27][9]) {
-    memset(at, 0, 27 * sizeof at[0]);
-    for (int c = 0; c < 81; c++) {
-        int r = ROW_OF[c], col = COL_OF[c], box = BOX_OF[c];
-        int in_box = (r % 3) * 3 + col % 3;
-        for (unsigned m = cands[c]; m; m &= m - 1) {
-            int d = low_bit_index(m);
-            at[r][d] |= (uint16_t)(1u << col);
-            at[9 + col][d] |= (uint16_t)(1u << r);
-            at[18 + box][d] |= (uint16_t)(1u << in_box);
-        }
-    }
-}
-
 static void make_views(const mask_t *board, const mask_t *source, Views *v) {
     if (!within[0][0]) {
         for (int u = 0; u < 27; u++) {
@@ -115,8 +101,9 @@ static void make_views(const mask_t *board, const mask_t *source, Views *v) {
             }
         }
     }
-    unit_places(board, v->at);
-    unit_places(source, v->had);
+    bb_t digits[9];  /* not read here */
+    board_views(board, v->at, digits);
+    board_views(source, v->had, digits);
     for (int u = 0; u < 27; u++) {
         unsigned any = 0;
         for (int d = 0; d < 9; d++) any |= v->had[u][d];
