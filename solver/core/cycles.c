@@ -110,64 +110,57 @@ static int compute_implied(int p) {
 }
 
 /* ---- what can lead where: a shortcut of the core only, the reference has none ----
- * Strongly connected components of the graph (Tarjan's, iteratively) and, per component, the
- * potentials reachable from it. A forcing chain from p exists only if p's negation is
- * reachable from p, a cycle only if p's component holds more than p: where not, the search
- * would find nothing, so it is skipped, and the hints are the reference's. */
+ * Strongly connected components of a graph (Tarjan's, iteratively) and, for the graph of both
+ * links, the potentials reachable from each. A forcing chain from p exists only if p's
+ * negation is reachable from p; a cycle through p (of 4 potentials or more) only if p's
+ * component holds more than p and one other, and it passes only through that component. Where
+ * a search would find nothing, it is skipped, and the hints are the reference's. */
 #define WORDS ((POTENTIALS + 63) / 64)
-static int t_index[POTENTIALS], t_low[POTENTIALS], t_comp[POTENTIALS], comp_size[POTENTIALS];
+typedef struct {
+    int of[POTENTIALS];    /* each potential's component (those reached from the roots) */
+    int size[POTENTIALS];  /* each component's potentials */
+} Components;
+static Components both, own;   /* of the graph of both links; of the Y-links' own graph */
+static const Components *cut;  /* those pruning the search under way; NULL: none */
+static int t_index[POTENTIALS], t_low[POTENTIALS];
 static uint8_t t_on_stack[POTENTIALS];
 static uint16_t t_stack[POTENTIALS], call_node[POTENTIALS], call_edge[POTENTIALS];
 static uint64_t reach[POTENTIALS][WORDS];  /* over dense[]: the potentials present, numbered */
 static int dense[POTENTIALS], n_words;
 static int comp_seen[POTENTIALS];  /* the last component whose reach took this one's */
 
-static void close_component(int root, int *sp, int n_comp) {
+static void close_component(Components *out, uint64_t (*r)[WORDS], int root, int *sp, int n_comp) {
     int first = *sp;
     do first--; while (t_stack[first] != root);
-    uint64_t *r = reach[n_comp];
-    memset(r, 0, (size_t)n_words * sizeof r[0]);
     for (int k = first; k < *sp; k++) {
-        int v = t_stack[k];
-        t_on_stack[v] = 0;
-        t_comp[v] = n_comp;
-        r[dense[v] >> 6] |= 1ull << (dense[v] & 63);
+        t_on_stack[t_stack[k]] = 0;
+        out->of[t_stack[k]] = n_comp;
     }
-    comp_size[n_comp] = *sp - first;
-    for (int k = first; k < *sp; k++) {
+    out->size[n_comp] = *sp - first;
+    *sp = first;
+    if (!r) return;
+    memset(r[n_comp], 0, (size_t)n_words * sizeof r[0][0]);
+    for (int k = first; k < first + out->size[n_comp]; k++) {
+        int v = t_stack[k];
+        r[n_comp][dense[v] >> 6] |= 1ull << (dense[v] & 63);
         const uint16_t *next;
-        int m = implied(t_stack[k], &next);
+        int m = implied(v, &next);
         for (int j = 0; j < m; j++) {
-            int c = t_comp[next[j]];
+            int c = out->of[next[j]];
             if (c == n_comp || comp_seen[c] == n_comp + 1) continue;
             comp_seen[c] = n_comp + 1;
-            for (int w = 0; w < n_words; w++) r[w] |= reach[c][w];
+            for (int w = 0; w < n_words; w++) r[n_comp][w] |= r[c][w];
         }
     }
-    *sp = first;
 }
 
-static mask_t reach_cands[81];  /* the candidates of the components last made */
-
-static void components(const mask_t *cands) {
+/* The components of the current graph reached from `roots`, with their reach if `r`. */
+static void tarjan(const uint16_t *roots, int n_roots, Components *out, uint64_t (*r)[WORDS]) {
     int counter = 0, sp = 0, n_comp = 0;
-    memcpy(reach_cands, cands, sizeof reach_cands);
     memset(t_index, 0, sizeof t_index);
-    memset(comp_seen, 0, sizeof comp_seen);
-    static uint16_t present[POTENTIALS];  /* the potentials of the candidates, ascending */
-    int n_present = 0;
-    for (int cell = 0; cell < 81; cell++) {
-        for (unsigned m = cands[cell]; m; m &= m - 1) {
-            int v = (cell * 9 + low_bit_index(m)) * 2;
-            dense[v] = n_present;
-            present[n_present++] = (uint16_t)v;
-            dense[v + 1] = n_present;
-            present[n_present++] = (uint16_t)(v + 1);
-        }
-    }
-    n_words = (n_present + 63) / 64;
-    for (int i = 0; i < n_present; i++) {
-        int v = present[i];
+    if (r) memset(comp_seen, 0, sizeof comp_seen);
+    for (int i = 0; i < n_roots; i++) {
+        int v = roots[i];
         if (t_index[v]) continue;
         int depth = 0;
         call_node[0] = (uint16_t)v;
@@ -192,11 +185,46 @@ static void components(const mask_t *cands) {
                 }
                 continue;
             }
-            if (t_low[u] == t_index[u]) close_component(u, &sp, n_comp++);
+            if (t_low[u] == t_index[u]) close_component(out, r, u, &sp, n_comp++);
             if (--depth >= 0 && t_low[u] < t_low[call_node[depth]]) t_low[call_node[depth]] = t_low[u];
         }
     }
 }
+
+static mask_t reach_cands[81];  /* the candidates of the components last made */
+
+/* The components of the graph of both links, every potential present, and their reach. */
+static void components(const mask_t *cands) {
+    static uint16_t present[POTENTIALS];  /* the potentials of the candidates, ascending */
+    int n_present = 0;
+    memcpy(reach_cands, cands, sizeof reach_cands);
+    for (int cell = 0; cell < 81; cell++) {
+        for (unsigned m = cands[cell]; m; m &= m - 1) {
+            int v = (cell * 9 + low_bit_index(m)) * 2;
+            dense[v] = n_present;
+            present[n_present++] = (uint16_t)v;
+            dense[v + 1] = n_present;
+            present[n_present++] = (uint16_t)(v + 1);
+        }
+    }
+    n_words = (n_present + 63) / 64;
+    tarjan(present, n_present, &both, reach);
+}
+
+/* The components of the Y-links' graph reached from its starts: every cycle from a start
+ * stays among them. */
+static void own_components(const int *starts, int n) {
+    static uint16_t roots[729];
+    for (int j = 0; j < n; j++) roots[j] = (uint16_t)starts[j];
+    tarjan(roots, n, &own, NULL);
+}
+
+/* Whether a cycle from `start` could pass through `p`. */
+static inline int may_cycle(int start, int p) { return !cut || cut->of[p] == cut->of[start]; }
+
+/* Whether a cycle of 4 potentials or more could pass through `start`: its component holds
+ * more than it and one other (a walk through two potentials alone closes after 2). */
+static int cycle_possible(int start) { return !cut || cut->size[cut->of[start]] > 2; }
 
 static int pruned;  /* whether the components of the graph of both links prune the search */
 
@@ -212,7 +240,7 @@ int static_reach(const mask_t *cands, int p, const uint64_t **words) {
         new_graph(2, cands, (const uint16_t(*)[9])places, digits);
         components(cands);
     }
-    *words = reach[t_comp[p]];
+    *words = reach[both.of[p]];
     return n_words;
 }
 
@@ -220,7 +248,7 @@ int reach_index(int p) { return dense[p]; }
 
 static int leads_to(int from, int to) {
     if (!pruned) return 1;
-    return (int)(reach[t_comp[from]][dense[to] >> 6] >> (dense[to] & 63) & 1);
+    return (int)(reach[both.of[from]][dense[to] >> 6] >> (dense[to] & 63) & 1);
 }
 
 /* ---- the tree of potentials reached from an assumption (Tree) ---- */
@@ -328,6 +356,7 @@ static int cycles(int start, int limit, mask_t removals[81]) {
                 }
                 /* never followed, so not above n either (what is above was followed) */
                 followed_at[q] = seen_stamp;
+                if (!may_cycle(start, q)) continue;
                 const uint16_t *next;
                 int off = -1, mq = implied(q, &next);
                 for (int i = 0; i < mq; i++) {
@@ -335,7 +364,7 @@ static int cycles(int start, int limit, mask_t removals[81]) {
                         if (length < 4) continue;
                         if (off < 0) off = add_node(q, n);
                         if (cycle_removals(add_node(start, off), removals)) return length;
-                    } else if (first_seen(next[i])) {
+                    } else if (may_cycle(start, next[i]) && first_seen(next[i])) {
                         if (off < 0) off = add_node(q, n);
                         next_ons[n_next++] = add_node(next[i], off);
                     }
@@ -479,7 +508,7 @@ static void start_forcing(const mask_t *cands, const Links *s, int tenths, int s
 static void start_cycles(const Links *s, int tenths, int start, ChainHint *best) {
     ChainHint h;
     int limit = limit_of(tenths, s->rank, best, best->forcing_start >= start);
-    if (limit < 4 || (pruned && comp_size[t_comp[start]] < 2)) return;
+    if (limit < 4 || !cycle_possible(start)) return;
     const uint16_t *into;
     if (!implied(start ^ 1, &into)) return;  /* nothing implies the start: no cycle closes */
     int length = cycles(start, limit, h.removals);  /* its potentials, start once */
@@ -547,6 +576,11 @@ static void best_hint(Board *b, const mask_t *cands, const uint16_t (*places)[9]
             components(cands);
         }
         new_graph(k, cands, places, digits);
+        cut = pruned ? &both : NULL;
+        if (k == 1 && n) {
+            own_components(starts, n);
+            cut = &own;
+        }
         for (int j = 0; s->forcing && j < n; j++) start_forcing(cands, s, forcing_tenths, starts[j], best);
         for (int j = 0; j < n; j++) start_cycles(s, cycle_tenths, starts[j], best);
         best->forcing_start = -1;  /* what this search found comes before the next search's */
@@ -608,7 +642,8 @@ static int all_cycles(int start) {
             const uint16_t *next;
             int n = ons[k], m = implied(node_key[n], &next);
             for (int j = 0; j < m; j++) {
-                if (!implied_before(n, next[j])) offs[n_offs++] = add_node(next[j], n);
+                if (may_cycle(start, next[j]) && !implied_before(n, next[j]))
+                    offs[n_offs++] = add_node(next[j], n);
             }
         }
         n_ons = 0;
@@ -619,7 +654,7 @@ static int all_cycles(int start) {
                 int p = next[j];
                 if (p == start) {
                     if (length >= 4) ends[n_ends++] = add_node(p, n);
-                } else if (first_seen(p)) {
+                } else if (may_cycle(start, p) && first_seen(p)) {
                     ons[n_ons++] = add_node(p, n);
                 }
             }
@@ -698,8 +733,13 @@ const Chains *every_chain(const mask_t *cands) {
         int cycle_tenths = rung_tenths(s->cycle), forcing_tenths = s->forcing ? rung_tenths(s->forcing) : 0;
         new_graph(k, cands, (const uint16_t(*)[9])places, digits);
         int n_starts = starts_of(cands, s, starts);
+        cut = &both;
+        if (k == 1 && n_starts) {
+            own_components(starts, n_starts);
+            cut = &own;
+        }
         for (int j = 0; j < n_starts; j++) {
-            int start = starts[j], n_ends = comp_size[t_comp[start]] < 2 ? 0 : all_cycles(start);
+            int start = starts[j], n_ends = cycle_possible(start) ? all_cycles(start) : 0;
             for (int e = 0; e < n_ends; e++) {
                 mask_t removals[81];
                 if (!cycle_removals(ends[e], removals)) continue;
