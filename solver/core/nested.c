@@ -84,8 +84,9 @@ static void emit(Removals *rm, const uint16_t *par, int n_par, int hash_order, E
 /* The board and the position's candidates as the plain rules see them: each unit's places of
  * each digit (bit j: its j-th cell), and how many of its cells the position leaves open. */
 typedef struct {
-    uint16_t at[27][9], had[27][9];  /* the board's places; the position's (`source`) */
-    int open[27];
+    uint16_t at[27][9];             /* the board's places */
+    const uint16_t (*had)[9];       /* the position's (`source`) */
+    const int *open;
 } Views;
 
 /* within[u][v]: the places of unit u (bit j) whose cell lies in unit v. */
@@ -103,12 +104,22 @@ static void make_views(const mask_t *board, const mask_t *source, Views *v) {
     }
     bb_t digits[9];  /* not read here */
     board_views(board, v->at, digits);
-    board_views(source, v->had, digits);
-    for (int u = 0; u < 27; u++) {
-        unsigned any = 0;
-        for (int d = 0; d < 9; d++) any |= v->had[u][d];
-        v->open[u] = pop(any);
+    /* the position's: the same for every board of a nested search, made once for it */
+    static mask_t had_of[81];
+    static uint16_t had[27][9];
+    static int open[27], made;
+    if (!made || memcmp(had_of, source, sizeof had_of)) {
+        made = 1;
+        memcpy(had_of, source, sizeof had_of);
+        board_views(source, had, digits);
+        for (int u = 0; u < 27; u++) {
+            unsigned any = 0;
+            for (int d = 0; d < 9; d++) any |= had[u][d];
+            open[u] = pop(any);
+        }
     }
+    v->had = (const uint16_t(*)[9])had;
+    v->open = open;
 }
 
 static void locking(const mask_t *board, const mask_t *source, const Views *v, int hash_order, Eliminations *out) {
