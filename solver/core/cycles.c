@@ -127,7 +127,6 @@ static uint8_t t_on_stack[POTENTIALS];
 static uint16_t t_stack[POTENTIALS], call_node[POTENTIALS], call_edge[POTENTIALS];
 static uint64_t reach[POTENTIALS][WORDS];  /* over dense[]: the potentials present, numbered */
 static int dense[POTENTIALS], n_words;
-static int comp_seen[POTENTIALS];  /* the last component whose reach took this one's */
 
 static void close_component(Components *out, uint64_t (*r)[WORDS], int root, int *sp, int n_comp) {
     int first = *sp;
@@ -139,16 +138,17 @@ static void close_component(Components *out, uint64_t (*r)[WORDS], int root, int
     out->size[n_comp] = *sp - first;
     *sp = first;
     if (!r) return;
+    int last = first + out->size[n_comp];
     memset(r[n_comp], 0, (size_t)n_words * sizeof r[0][0]);
-    for (int k = first; k < first + out->size[n_comp]; k++) {
-        int v = t_stack[k];
-        r[n_comp][dense[v] >> 6] |= 1ull << (dense[v] & 63);
+    for (int k = first; k < last; k++) r[n_comp][dense[t_stack[k]] >> 6] |= 1ull << (dense[t_stack[k]] & 63);
+    for (int k = first; k < last; k++) {
         const uint16_t *next;
-        int m = implied(v, &next);
+        int m = implied(t_stack[k], &next);
         for (int j = 0; j < m; j++) {
-            int c = out->of[next[j]];
-            if (c == n_comp || comp_seen[c] == n_comp + 1) continue;
-            comp_seen[c] = n_comp + 1;
+            /* reached already (it is of this component, or of one reached): so is all it
+             * reaches */
+            int c = out->of[next[j]], x = dense[next[j]];
+            if (r[n_comp][x >> 6] >> (x & 63) & 1) continue;
             for (int w = 0; w < n_words; w++) r[n_comp][w] |= r[c][w];
         }
     }
@@ -158,7 +158,6 @@ static void close_component(Components *out, uint64_t (*r)[WORDS], int root, int
 static void tarjan(const uint16_t *roots, int n_roots, Components *out, uint64_t (*r)[WORDS]) {
     int counter = 0, sp = 0, n_comp = 0;
     memset(t_index, 0, sizeof t_index);
-    if (r) memset(comp_seen, 0, sizeof comp_seen);
     for (int i = 0; i < n_roots; i++) {
         int v = roots[i];
         if (t_index[v]) continue;
