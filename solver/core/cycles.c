@@ -119,6 +119,10 @@ static int compute_implied(int p) {
 typedef struct {
     int of[POTENTIALS];    /* each potential's component (those reached from the roots) */
     int size[POTENTIALS];  /* each component's potentials */
+    /* whether a cycle in the component could remove something (see cycle_removals()): it
+     * holds more than two potentials, and, of one digit, an "on" and an "off" whose cells a
+     * third allowing the digit sees */
+    uint8_t removes[POTENTIALS];
 } Components;
 static Components both, own;   /* of the graph of both links; of the Y-links' own graph */
 static const Components *cut;  /* those pruning the search under way; NULL: none */
@@ -131,11 +135,22 @@ static int dense[POTENTIALS], n_words;
 static void close_component(Components *out, uint64_t (*r)[WORDS], int root, int *sp, int n_comp) {
     int first = *sp;
     do first--; while (t_stack[first] != root);
+    bb_t seen[2][9];
+    unsigned digits = 0;
     for (int k = first; k < *sp; k++) {
-        t_on_stack[t_stack[k]] = 0;
-        out->of[t_stack[k]] = n_comp;
+        int v = t_stack[k], cell = (v >> 1) / 9, d = (v >> 1) % 9;
+        t_on_stack[v] = 0;
+        out->of[v] = n_comp;
+        if (!(digits >> d & 1)) seen[0][d] = seen[1][d] = 0;
+        digits |= 1u << d;
+        seen[v & 1][d] |= PEER_BB[cell];
     }
     out->size[n_comp] = *sp - first;
+    out->removes[n_comp] = 0;
+    for (; digits && out->size[n_comp] > 2; digits &= digits - 1) {
+        int d = low_bit_index(digits);
+        if (seen[0][d] & seen[1][d] & g_digits[d]) out->removes[n_comp] = 1;
+    }
     *sp = first;
     if (!r) return;
     int last = first + out->size[n_comp];
@@ -221,9 +236,10 @@ static void own_components(const int *starts, int n) {
 /* Whether a cycle from `start` could pass through `p`. */
 static inline int may_cycle(int start, int p) { return !cut || cut->of[p] == cut->of[start]; }
 
-/* Whether a cycle of 4 potentials or more could pass through `start`: its component holds
- * more than it and one other (a walk through two potentials alone closes after 2). */
-static int cycle_possible(int start) { return !cut || cut->size[cut->of[start]] > 2; }
+/* Whether a cycle through `start` could remove something: a cycle stays in the component,
+ * and one of 4 potentials or more needs more than two there (a walk through two closes
+ * after 2). */
+static int cycle_possible(int start) { return !cut || cut->removes[cut->of[start]]; }
 
 static int pruned;  /* whether the components of the graph of both links prune the search */
 
