@@ -26,8 +26,10 @@ int nishio_absurd(bb_t places, int start) {
     }
     for (;;) {
         if (gone) {  /* each unit that lost a place: none left, or one to turn on */
-            for (int u = 0; u < 27; u++) {
-                if (!(UNIT_BB[u] & gone)) continue;
+            uint32_t units = 0;
+            for (bb_t g = gone; g; g &= g - 1) units |= CELL_UNITS[bb_first(g)];
+            for (; units; units &= units - 1) {
+                int u = low_bit_index(units);
                 bb_t had = UNIT_BB[u] & places, here = UNIT_BB[u] & left;
                 if (!(had & (had - 1))) continue;  /* fewer than two places on the position */
                 if (!here) return 1;
