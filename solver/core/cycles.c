@@ -110,21 +110,22 @@ static int compute_implied(int p) {
 }
 
 /* ---- what can lead where: a shortcut of the core only, the reference has none ----
- * Strongly connected components of a graph (Tarjan's, iteratively) and, for the graph of both
- * links, the potentials reachable from each. A forcing chain from p exists only if p's
+ * Strongly connected components of the graph of both links (Tarjan's, iteratively) and the
+ * potentials reachable from each. It holds every implication of the other two graphs, so what
+ * cannot happen there cannot in them either. A forcing chain from p exists only if p's
  * negation is reachable from p; a cycle through p (of 4 potentials or more) only if p's
  * component holds more than p and one other, and it passes only through that component. Where
  * a search would find nothing, it is skipped, and the hints are the reference's. */
 #define WORDS ((POTENTIALS + 63) / 64)
 typedef struct {
-    int of[POTENTIALS];    /* each potential's component (those reached from the roots) */
+    int of[POTENTIALS];    /* each potential's component */
     int size[POTENTIALS];  /* each component's potentials */
     /* whether a cycle in the component could remove something (see cycle_removals()): it
      * holds more than two potentials, and, of one digit, an "on" and an "off" whose cells a
      * third allowing the digit sees */
     uint8_t removes[POTENTIALS];
 } Components;
-static Components both, own;   /* of the graph of both links; of the Y-links' own graph */
+static Components both;
 static const Components *cut;  /* those pruning the search under way; NULL: none */
 static int t_index[POTENTIALS], t_low[POTENTIALS];
 static uint8_t t_on_stack[POTENTIALS];
@@ -152,7 +153,6 @@ static void close_component(Components *out, uint64_t (*r)[WORDS], int root, int
         if (seen[0][d] & seen[1][d] & g_digits[d]) out->removes[n_comp] = 1;
     }
     *sp = first;
-    if (!r) return;
     int last = first + out->size[n_comp];
     memset(r[n_comp], 0, (size_t)n_words * sizeof r[0][0]);
     for (int k = first; k < last; k++) r[n_comp][dense[t_stack[k]] >> 6] |= 1ull << (dense[t_stack[k]] & 63);
@@ -169,7 +169,7 @@ static void close_component(Components *out, uint64_t (*r)[WORDS], int root, int
     }
 }
 
-/* The components of the current graph reached from `roots`, with their reach if `r`. */
+/* The components of the current graph reached from `roots`, with their reach. */
 static void tarjan(const uint16_t *roots, int n_roots, Components *out, uint64_t (*r)[WORDS]) {
     int counter = 0, sp = 0, n_comp = 0;
     memset(t_index, 0, sizeof t_index);
@@ -223,14 +223,6 @@ static void components(const mask_t *cands) {
     }
     n_words = (n_present + 63) / 64;
     tarjan(present, n_present, &both, reach);
-}
-
-/* The components of the Y-links' graph reached from its starts: every cycle from a start
- * stays among them. */
-static void own_components(const int *starts, int n) {
-    static uint16_t roots[729];
-    for (int j = 0; j < n; j++) roots[j] = (uint16_t)starts[j];
-    tarjan(roots, n, &own, NULL);
 }
 
 /* Whether a cycle from `start` could pass through `p`. */
@@ -581,21 +573,14 @@ static void best_hint(Board *b, const mask_t *cands, const uint16_t (*places)[9]
             }
             n = kept;
         }
-        /* The graph of both links holds every implication of the X-links' (and the Y-links'):
-         * what cannot lead somewhere there cannot in them either. Its components prune the
-         * X-links' starts and the search of both; worth it where the graph is large (the
-         * Y-links' starts are two-candidate cells, each a component with its other digit). */
-        pruned = k != 1 && n;
+        /* The components of the graph of both links prune every search's starts and cycles. */
+        pruned = n > 0;
         if (pruned && memcmp(reach_cands, cands, sizeof reach_cands)) {
             new_graph(2, cands, places, digits);
             components(cands);
         }
         new_graph(k, cands, places, digits);
         cut = pruned ? &both : NULL;
-        if (k == 1 && n) {
-            own_components(starts, n);
-            cut = &own;
-        }
         for (int j = 0; s->forcing && j < n; j++) start_forcing(cands, s, forcing_tenths, starts[j], best);
         for (int j = 0; j < n; j++) start_cycles(s, cycle_tenths, starts[j], best);
         best->forcing_start = -1;  /* what this search found comes before the next search's */
@@ -749,10 +734,6 @@ const Chains *every_chain(const mask_t *cands) {
         new_graph(k, cands, (const uint16_t(*)[9])places, digits);
         int n_starts = starts_of(cands, s, starts);
         cut = &both;
-        if (k == 1 && n_starts) {
-            own_components(starts, n_starts);
-            cut = &own;
-        }
         for (int j = 0; j < n_starts; j++) {
             int start = starts[j], n_ends = cycle_possible(start) ? all_cycles(start) : 0;
             for (int e = 0; e < n_ends; e++) {
