@@ -117,23 +117,20 @@ static int compute_implied(int p) {
  * component holds more than p and one other, and it passes only through that component. Where
  * a search would find nothing, it is skipped, and the hints are the reference's. */
 #define WORDS ((POTENTIALS + 63) / 64)
-typedef struct {
-    int of[POTENTIALS];    /* each potential's component */
-    int size[POTENTIALS];  /* each component's potentials */
-    /* whether a cycle in the component could remove something (see cycle_removals()): it
-     * holds more than two potentials, and, of one digit, an "on" and an "off" whose cells a
-     * third allowing the digit sees */
-    uint8_t removes[POTENTIALS];
-} Components;
-static Components both;
-static const Components *cut;  /* those pruning the search under way; NULL: none */
+static int comp_of[POTENTIALS];    /* each potential's component */
+static int comp_size[POTENTIALS];  /* each component's potentials */
+/* whether a cycle in the component could remove something (see cycle_removals()): it holds
+ * more than two potentials, and, of one digit, an "on" and an "off" whose cells a third
+ * allowing the digit sees */
+static uint8_t comp_removes[POTENTIALS];
+static int pruned;  /* whether they prune the search under way */
 static int t_index[POTENTIALS], t_low[POTENTIALS];
 static uint8_t t_on_stack[POTENTIALS];
 static uint16_t t_stack[POTENTIALS], call_node[POTENTIALS], call_edge[POTENTIALS];
 static uint64_t reach[POTENTIALS][WORDS];  /* over dense[]: the potentials present, numbered */
 static int dense[POTENTIALS], n_words;
 
-static void close_component(Components *out, uint64_t (*r)[WORDS], int root, int *sp, int n_comp) {
+static void close_component(int root, int *sp, int n_comp) {
     int first = *sp;
     do first--; while (t_stack[first] != root);
     bb_t seen[2][9];
@@ -141,36 +138,36 @@ static void close_component(Components *out, uint64_t (*r)[WORDS], int root, int
     for (int k = first; k < *sp; k++) {
         int v = t_stack[k], cell = (v >> 1) / 9, d = (v >> 1) % 9;
         t_on_stack[v] = 0;
-        out->of[v] = n_comp;
+        comp_of[v] = n_comp;
         if (!(digits >> d & 1)) seen[0][d] = seen[1][d] = 0;
         digits |= 1u << d;
         seen[v & 1][d] |= PEER_BB[cell];
     }
-    out->size[n_comp] = *sp - first;
-    out->removes[n_comp] = 0;
-    for (; digits && out->size[n_comp] > 2; digits &= digits - 1) {
+    comp_size[n_comp] = *sp - first;
+    comp_removes[n_comp] = 0;
+    for (; digits && comp_size[n_comp] > 2; digits &= digits - 1) {
         int d = low_bit_index(digits);
-        if (seen[0][d] & seen[1][d] & g_digits[d]) out->removes[n_comp] = 1;
+        if (seen[0][d] & seen[1][d] & g_digits[d]) comp_removes[n_comp] = 1;
     }
     *sp = first;
-    int last = first + out->size[n_comp];
-    memset(r[n_comp], 0, (size_t)n_words * sizeof r[0][0]);
-    for (int k = first; k < last; k++) r[n_comp][dense[t_stack[k]] >> 6] |= 1ull << (dense[t_stack[k]] & 63);
+    int last = first + comp_size[n_comp];
+    memset(reach[n_comp], 0, (size_t)n_words * sizeof reach[0][0]);
+    for (int k = first; k < last; k++) reach[n_comp][dense[t_stack[k]] >> 6] |= 1ull << (dense[t_stack[k]] & 63);
     for (int k = first; k < last; k++) {
         const uint16_t *next;
         int m = implied(t_stack[k], &next);
         for (int j = 0; j < m; j++) {
             /* reached already (it is of this component, or of one reached): so is all it
              * reaches */
-            int c = out->of[next[j]], x = dense[next[j]];
-            if (r[n_comp][x >> 6] >> (x & 63) & 1) continue;
-            for (int w = 0; w < n_words; w++) r[n_comp][w] |= r[c][w];
+            int c = comp_of[next[j]], x = dense[next[j]];
+            if (reach[n_comp][x >> 6] >> (x & 63) & 1) continue;
+            for (int w = 0; w < n_words; w++) reach[n_comp][w] |= reach[c][w];
         }
     }
 }
 
 /* The components of the current graph reached from `roots`, with their reach. */
-static void tarjan(const uint16_t *roots, int n_roots, Components *out, uint64_t (*r)[WORDS]) {
+static void tarjan(const uint16_t *roots, int n_roots) {
     int counter = 0, sp = 0, n_comp = 0;
     memset(t_index, 0, sizeof t_index);
     for (int i = 0; i < n_roots; i++) {
@@ -199,7 +196,7 @@ static void tarjan(const uint16_t *roots, int n_roots, Components *out, uint64_t
                 }
                 continue;
             }
-            if (t_low[u] == t_index[u]) close_component(out, r, u, &sp, n_comp++);
+            if (t_low[u] == t_index[u]) close_component(u, &sp, n_comp++);
             if (--depth >= 0 && t_low[u] < t_low[call_node[depth]]) t_low[call_node[depth]] = t_low[u];
         }
     }
@@ -222,18 +219,17 @@ static void components(const mask_t *cands) {
         }
     }
     n_words = (n_present + 63) / 64;
-    tarjan(present, n_present, &both, reach);
+    tarjan(present, n_present);
 }
 
 /* Whether a cycle from `start` could pass through `p`. */
-static inline int may_cycle(int start, int p) { return !cut || cut->of[p] == cut->of[start]; }
+static inline int may_cycle(int start, int p) { return !pruned || comp_of[p] == comp_of[start]; }
 
 /* Whether a cycle through `start` could remove something: a cycle stays in the component,
  * and one of 4 potentials or more needs more than two there (a walk through two closes
  * after 2). */
-static int cycle_possible(int start) { return !cut || cut->removes[cut->of[start]]; }
+static int cycle_possible(int start) { return !pruned || comp_removes[comp_of[start]]; }
 
-static int pruned;  /* whether the components of the graph of both links prune the search */
 
 /* What a run of SE's that is not dynamic reaches (closures.c): it follows the implications of
  * the graph of both links on the position, so from p it reaches p's reach. The components are
@@ -247,7 +243,7 @@ int static_reach(const mask_t *cands, int p, const uint64_t **words) {
         new_graph(2, cands, (const uint16_t(*)[9])places, digits);
         components(cands);
     }
-    *words = reach[both.of[p]];
+    *words = reach[comp_of[p]];
     return n_words;
 }
 
@@ -255,7 +251,7 @@ int reach_index(int p) { return dense[p]; }
 
 static int leads_to(int from, int to) {
     if (!pruned) return 1;
-    return (int)(reach[both.of[from]][dense[to] >> 6] >> (dense[to] & 63) & 1);
+    return (int)(reach[comp_of[from]][dense[to] >> 6] >> (dense[to] & 63) & 1);
 }
 
 /* ---- the tree of potentials reached from an assumption (Tree) ---- */
@@ -580,7 +576,6 @@ static void best_hint(Board *b, const mask_t *cands, const uint16_t (*places)[9]
             components(cands);
         }
         new_graph(k, cands, places, digits);
-        cut = pruned ? &both : NULL;
         for (int j = 0; s->forcing && j < n; j++) start_forcing(cands, s, forcing_tenths, starts[j], best);
         for (int j = 0; j < n; j++) start_cycles(s, cycle_tenths, starts[j], best);
         best->forcing_start = -1;  /* what this search found comes before the next search's */
@@ -733,7 +728,6 @@ const Chains *every_chain(const mask_t *cands) {
         int cycle_tenths = rung_tenths(s->cycle), forcing_tenths = s->forcing ? rung_tenths(s->forcing) : 0;
         new_graph(k, cands, (const uint16_t(*)[9])places, digits);
         int n_starts = starts_of(cands, s, starts);
-        cut = &both;
         for (int j = 0; j < n_starts; j++) {
             int start = starts[j], n_ends = cycle_possible(start) ? all_cycles(start) : 0;
             for (int e = 0; e < n_ends; e++) {
