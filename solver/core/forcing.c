@@ -74,8 +74,6 @@ typedef struct {
     int found, complexity, kind, target;
 } Hint;
 
-/* One depth's arenas (grown with realloc, indices only), the runs of its current position, and
- * where its hints go: the best one, or (`every`) all of them. */
 #define REMOVALS (ALL_DIGITS + 1)  /* the sets of digits a hint may remove from one cell */
 
 /* Whether a hint of this complexity and kind comes before one of `complexity` and `kind` in SE's
@@ -84,6 +82,8 @@ static int comes_before(int c, int rank, int complexity, int kind) {
     return c < complexity || (c == complexity && rank < kind);
 }
 
+/* One depth's arenas (grown with realloc, indices only), the runs of its current position, and
+ * where its hints go: the best one, or (`every`) all of them. */
 typedef struct {
     Node *nodes;
     uint32_t n_nodes, cap_nodes;
