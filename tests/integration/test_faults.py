@@ -263,19 +263,22 @@ def test_a_killed_embedded_run_resumes_to_the_same_database(corpus: Corpus, tmp_
         return subprocess.Popen(
             [sys.executable, "-m", "worker", "run", str(corpus.path)],
             cwd=ROOT,
-            env={**os.environ, "SUDOKU_DATABASE_URL": url, **env},
+            env={**os.environ, "SUDOKU_DATABASE_URL": url, "SUDOKU_RATING": "fast", **env},
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,
             start_new_session=True,
         )
 
-    # The compiled core runs the whole corpus in about a second: the victim solves with the
-    # reference (identical results, much slower) so that the kill lands mid-way. The resumed
-    # run uses the core, as does the clean one.
+    # Every run rates fast, as the corpus's expected answers are. The compiled core runs the
+    # whole corpus in about a second: the victim solves with the reference (identical results,
+    # much slower) so that the kill lands mid-way. The resumed run uses the core, as does the
+    # clean one. The victim is killed and reaped even when the wait fails.
     victim = run(interrupted, SUDOKU_SOLVER_BACKEND="python")
-    wait_until(fraction_done(interrupted, 0.3), 120, "a third of the run")
-    os.killpg(victim.pid, signal.SIGKILL)
-    victim.wait()
+    try:
+        wait_until(fraction_done(interrupted, 0.3), 120, "a third of the run")
+    finally:
+        os.killpg(victim.pid, signal.SIGKILL)
+        victim.wait()
     assert not finished(interrupted)
     assert run(interrupted).wait(timeout=300) == 0
     assert run(clean).wait(timeout=300) == 0
