@@ -309,9 +309,9 @@ int off_to_on(const mask_t *board, const mask_t *source, int p, int y, int out[4
 /* closures.c: whether SE's Nishio run from `start` is absurd, on the places of its digit */
 int nishio_absurd(bb_t places, int start);
 /* cycles.c: a run that is not dynamic reaches its start's reach in the graph of both links on
- * `cands`: words over reach_index()'s numbering, how many */
-int static_reach(const mask_t *cands, int p, const uint64_t **words);
-int reach_index(int p);
+ * `cands`: words over the graph's components (the runs of one position compare), how many, and
+ * whether the run is absurd */
+int static_reach(const mask_t *cands, int p, const uint64_t **words, int *absurd);
 
 /* ---- nested.c: the rules a chain of some level applies inside (solver/nested.py) ---- */
 typedef struct {

@@ -127,8 +127,10 @@ static int pruned;  /* whether they prune the search under way */
 static int t_index[POTENTIALS], t_low[POTENTIALS];
 static uint8_t t_on_stack[POTENTIALS];
 static uint16_t t_stack[POTENTIALS], call_node[POTENTIALS], call_edge[POTENTIALS];
-static uint64_t reach[POTENTIALS][WORDS];  /* over dense[]: the potentials present, numbered */
-static int dense[POTENTIALS], n_words;
+/* Over the components, numbered as they close: a component reaches only those closed before it
+ * (Tarjan's closes each after all it reaches), so the words of reach[c] past c's are 0. */
+static uint64_t reach[POTENTIALS][WORDS];
+static int n_words;
 
 static void close_component(int root, int *sp, int n_comp) {
     int first = *sp;
@@ -152,22 +154,22 @@ static void close_component(int root, int *sp, int n_comp) {
     *sp = first;
     int last = first + comp_size[n_comp];
     memset(reach[n_comp], 0, (size_t)n_words * sizeof reach[0][0]);
-    for (int k = first; k < last; k++) reach[n_comp][dense[t_stack[k]] >> 6] |= 1ull << (dense[t_stack[k]] & 63);
+    reach[n_comp][n_comp >> 6] |= 1ull << (n_comp & 63);
     for (int k = first; k < last; k++) {
         const uint16_t *next;
         int m = implied(t_stack[k], &next);
         for (int j = 0; j < m; j++) {
             /* reached already (it is of this component, or of one reached): so is all it
              * reaches */
-            int c = comp_of[next[j]], x = dense[next[j]];
-            if (reach[n_comp][x >> 6] >> (x & 63) & 1) continue;
-            for (int w = 0; w < n_words; w++) reach[n_comp][w] |= reach[c][w];
+            int c = comp_of[next[j]];
+            if (reach[n_comp][c >> 6] >> (c & 63) & 1) continue;
+            for (int w = 0; w <= c >> 6; w++) reach[n_comp][w] |= reach[c][w];
         }
     }
 }
 
-/* The components of the current graph reached from `roots`, with their reach. */
-static void tarjan(const uint16_t *roots, int n_roots) {
+/* The components of the current graph reached from `roots`, with their reach: how many. */
+static int tarjan(const uint16_t *roots, int n_roots) {
     int counter = 0, sp = 0, n_comp = 0;
     memset(t_index, 0, sizeof t_index);
     for (int i = 0; i < n_roots; i++) {
@@ -200,6 +202,7 @@ static void tarjan(const uint16_t *roots, int n_roots) {
             if (--depth >= 0 && t_low[u] < t_low[call_node[depth]]) t_low[call_node[depth]] = t_low[u];
         }
     }
+    return n_comp;
 }
 
 static mask_t reach_cands[81];  /* the candidates of the components last made */
@@ -212,14 +215,12 @@ static void components(const mask_t *cands) {
     for (int cell = 0; cell < 81; cell++) {
         for (unsigned m = cands[cell]; m; m &= m - 1) {
             int v = (cell * 9 + low_bit_index(m)) * 2;
-            dense[v] = n_present;
             present[n_present++] = (uint16_t)v;
-            dense[v + 1] = n_present;
             present[n_present++] = (uint16_t)(v + 1);
         }
     }
-    n_words = (n_present + 63) / 64;
-    tarjan(present, n_present);
+    n_words = (n_present + 63) / 64;  /* at most one component a potential */
+    n_words = (tarjan(present, n_present) + 63) / 64;
 }
 
 /* Whether a cycle from `start` could pass through `p`. */
@@ -232,10 +233,12 @@ static int cycle_possible(int start) { return !pruned || comp_removes[comp_of[st
 
 
 /* What a run of SE's that is not dynamic reaches (closures.c): it follows the implications of
- * the graph of both links on the position, so from p it reaches p's reach. The components are
+ * the graph of both links on the position, so from p it reaches p's reach, and it is absurd
+ * (it holds a potential and its negation, q and not-q) exactly when it reaches not-p: p leads
+ * to q, and not-q to not-p (the implications are symmetric under negation). The components are
  * made anew unless the last ones were made for these candidates (a cycle search of the same
  * position, mostly). */
-int static_reach(const mask_t *cands, int p, const uint64_t **words) {
+int static_reach(const mask_t *cands, int p, const uint64_t **words, int *absurd) {
     if (memcmp(reach_cands, cands, sizeof reach_cands)) {
         static uint16_t places[27][9];
         static bb_t digits[9];
@@ -244,14 +247,13 @@ int static_reach(const mask_t *cands, int p, const uint64_t **words) {
         components(cands);
     }
     *words = reach[comp_of[p]];
+    *absurd = (int)(reach[comp_of[p]][comp_of[p ^ 1] >> 6] >> (comp_of[p ^ 1] & 63) & 1);
     return n_words;
 }
 
-int reach_index(int p) { return dense[p]; }
-
 static int leads_to(int from, int to) {
     if (!pruned) return 1;
-    return (int)(reach[comp_of[from]][dense[to] >> 6] >> (dense[to] & 63) & 1);
+    return (int)(reach[comp_of[from]][comp_of[to] >> 6] >> (comp_of[to] & 63) & 1);
 }
 
 /* ---- the tree of potentials reached from an assumption (Tree) ---- */

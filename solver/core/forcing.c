@@ -710,11 +710,7 @@ static void reach(const mask_t *cands, int p, Rule rule, Reached *o) {
         o->absurd = nishio_absurd(S->planes[(p >> 1) % 9], p);
         return;
     }
-    S->words = static_reach(cands, p, &o->reach);
-    o->absurd = 0;
-    for (int w = 0; w < S->words; w++) {  /* a potential and its negation: bits 2k and 2k + 1 */
-        if (o->reach[w] & o->reach[w] >> 1 & 0x5555555555555555ull) o->absurd = 1;
-    }
+    S->words = static_reach(cands, p, &o->reach, &o->absurd);
 }
 
 static const Reached *outcome_from(const mask_t *cands, int p, Rule rule) {
