@@ -302,9 +302,11 @@ static int se_order(PyObject *tables, int *used) {
         int n = 0;
         for (int k = 0; k < 3; k++) {
             T.se_peer_units[i][k] = UNIT_BB[T.se_units_of[i][k]] & ~taken;
+            T.se_peer_places[i][k] = 0;
             for (int j = 0; j < 9; j++) {
                 int c = UNITS[T.se_units_of[i][k]][j];
                 if (!bb_has(taken, c)) {
+                    T.se_peer_places[i][k] |= (uint16_t)(1u << j);
                     taken |= bb_cell(c);
                     T.se_peers[i][n++] = (uint8_t)c;
                 }

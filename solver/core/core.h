@@ -124,10 +124,11 @@ typedef struct {
     uint8_t empty_char[128];      /* 1 for the characters that mark an empty cell */
     /* SE's order of the units (solver/grid.py SE_UNIT_ORDER, SE_UNITS_OF): all 27 (boxes, rows,
      * columns), each cell's three (box, row, column), and its peers in that order: one by one,
-     * and as a bitboard per unit of those not in an earlier unit. */
+     * and per unit those not in an earlier unit: as a bitboard, and as places of the unit. */
     uint8_t se_unit_order[27], se_direct_units[27], se_units_of[81][3], se_peers[81][20];
     uint8_t se_direct_locks[2][DIRECT_LOCKS][2]; /* [pointing]: (source, target), SE's order */
     bb_t se_peer_units[81][3];
+    uint16_t se_peer_places[81][3];
 } Tables;
 extern Tables T;
 

@@ -82,13 +82,12 @@ static int compute_implied(int p) {
     mask_t here = g_cands[cell];
     if (p & 1) {
         if (g_links->bivalue) {
-            for (int e = 0; e < 9; e++) {
-                if (e != d && (here >> e & 1)) list[n++] = (uint16_t)((cell * 9 + e) * 2);
-            }
+            for (unsigned m = here & ~(1u << d); m; m &= m - 1) list[n++] = (uint16_t)((cell * 9 + low_bit_index(m)) * 2);
         }
-        for (int k = 0; k < 3; k++) {
-            for (bb_t r = T.se_peer_units[cell][k] & g_digits[d]; r; r &= r - 1)
-                list[n++] = (uint16_t)((bb_first(r) * 9 + d) * 2);
+        for (int k = 0; k < 3; k++) {  /* the peers allowing d, in SE's order (UNITS ascend) */
+            const uint8_t *unit = UNITS[T.se_units_of[cell][k]];
+            for (unsigned m = T.se_peer_places[cell][k] & g_places[T.se_units_of[cell][k]][d]; m; m &= m - 1)
+                list[n++] = (uint16_t)((unit[low_bit_index(m)] * 9 + d) * 2);
         }
     } else {
         if (g_links->bivalue && pop(here) == 2)
@@ -183,19 +182,21 @@ static int tarjan(const uint16_t *roots, int n_roots) {
         t_on_stack[v] = 1;
         while (depth >= 0) {
             const uint16_t *next;
-            int u = call_node[depth], m = implied(u, &next);
-            if (call_edge[depth] < m) {
-                int w = next[call_edge[depth]++];
-                if (!t_index[w]) {
-                    t_index[w] = t_low[w] = ++counter;
-                    t_stack[sp++] = (uint16_t)w;
-                    t_on_stack[w] = 1;
-                    depth++;
-                    call_node[depth] = (uint16_t)w;
-                    call_edge[depth] = 0;
-                } else if (t_on_stack[w] && t_index[w] < t_low[u]) {
-                    t_low[u] = t_index[w];
-                }
+            int u = call_node[depth], m = implied(u, &next), e = call_edge[depth], w = -1;
+            while (e < m) {  /* u's edges, up to a potential not visited yet */
+                w = next[e++];
+                if (!t_index[w]) break;
+                if (t_on_stack[w] && t_index[w] < t_low[u]) t_low[u] = t_index[w];
+                w = -1;
+            }
+            if (w >= 0) {  /* visit it */
+                call_edge[depth] = (uint16_t)e;
+                t_index[w] = t_low[w] = ++counter;
+                t_stack[sp++] = (uint16_t)w;
+                t_on_stack[w] = 1;
+                depth++;
+                call_node[depth] = (uint16_t)w;
+                call_edge[depth] = 0;
                 continue;
             }
             if (t_low[u] == t_index[u]) close_component(u, &sp, n_comp++);
