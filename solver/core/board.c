@@ -81,28 +81,19 @@ Found board_remove(Board *b, bb_t cells, mask_t mask) {
     return found;
 }
 
+/* The board's positions and the cells allowing each digit, both made at once (board_views). */
+static void views(Board *b) {
+    board_views(b->cands, b->positions, b->digits);
+    b->digits_at = b->positions_at = b->version;
+}
+
 const bb_t *board_digits(Board *b) {
-    if (b->digits_at != b->version) {
-        for (int d = 0; d < 9; d++) b->digits[d] = 0;
-        for (int i = 0; i < 81; i++) {
-            for (unsigned m = b->cands[i]; m; m &= m - 1) b->digits[low_bit_index(m)] |= bb_cell(i);
-        }
-        b->digits_at = b->version;
-    }
+    if (b->digits_at != b->version) views(b);
     return b->digits;
 }
 
 const uint16_t (*board_positions(Board *b))[9] {
-    if (b->positions_at != b->version) {
-        memset(b->positions, 0, sizeof b->positions);
-        for (int u = 0; u < 27; u++) {
-            for (int k = 0; k < 9; k++) {
-                for (unsigned m = b->cands[UNITS[u][k]]; m; m &= m - 1)
-                    b->positions[u][low_bit_index(m)] |= (uint16_t)(1u << k);
-            }
-        }
-        b->positions_at = b->version;
-    }
+    if (b->positions_at != b->version) views(b);
     return (const uint16_t (*)[9])b->positions;
 }
 

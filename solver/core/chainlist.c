@@ -27,13 +27,16 @@ int rung_tenths(technique_fn rung) {
 void board_views(const mask_t *cands, uint16_t places[27][9], bb_t digits[9]) {
     memset(places, 0, 27 * sizeof places[0]);
     memset(digits, 0, 9 * sizeof digits[0]);
-    for (int u = 0; u < 27; u++) {
-        for (int j = 0; j < 9; j++) {
-            for (unsigned m = cands[UNITS[u][j]]; m; m &= m - 1) places[u][low_bit_index(m)] |= (uint16_t)(1u << j);
+    for (int c = 0; c < 81; c++) {  /* a cell's place in its row, column and box (tables.c) */
+        int row = ROW_OF[c], col = COL_OF[c], box = 18 + BOX_OF[c];
+        unsigned in_row = 1u << col, in_col = 1u << row, in_box = 1u << ((row % 3) * 3 + col % 3);
+        for (unsigned m = cands[c]; m; m &= m - 1) {
+            int d = low_bit_index(m);
+            places[row][d] |= (uint16_t)in_row;
+            places[9 + col][d] |= (uint16_t)in_col;
+            places[box][d] |= (uint16_t)in_box;
+            digits[d] |= bb_cell(c);
         }
-    }
-    for (int c = 0; c < 81; c++) {
-        for (unsigned m = cands[c]; m; m &= m - 1) digits[low_bit_index(m)] |= bb_cell(c);
     }
 }
 
