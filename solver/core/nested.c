@@ -148,10 +148,13 @@ static void hidden_pairs(const mask_t *board, const mask_t *source, const Views 
     for (int k = 0; k < 27; k++) {
         int u = T.nested_set_units[k];
         if (v->open[u] <= 4) continue;
+        unsigned two = 0;  /* the digits of two places here: a pair's two have the same two */
+        for (int d = 0; d < 9; d++) two |= (unsigned)(pop(v->at[u][d]) == 2) << d;
+        if (!(two & (two - 1))) continue;
         for (int p = 0; p < 36; p++) {
             int a = T.nested_pairs[p][0], b = T.nested_pairs[p][1];
-            unsigned cells = v->at[u][a] | v->at[u][b];  /* the positions of either */
-            if (pop(cells) != 2 || pop(v->at[u][a]) < 2 || pop(v->at[u][b]) < 2) continue;
+            if (!(two >> a & two >> b & 1) || v->at[u][a] != v->at[u][b]) continue;
+            unsigned cells = v->at[u][a];  /* the positions of both */
             mask_t pair = (mask_t)(1u << a | 1u << b);
             Removals rm = {0};
             uint16_t par[14];
@@ -176,10 +179,15 @@ static void naked_pairs(const mask_t *board, const mask_t *source, const Views *
     for (int k = 0; k < 27; k++) {
         int u = T.nested_set_units[k];
         if (v->open[u] < 4) continue;
+        unsigned two = 0;  /* the places of cells of two candidates: a pair's have the same */
+        for (int j = 0; j < 9; j++) two |= (unsigned)(pop(board[UNITS[u][j]]) == 2) << j;
+        if (!(two & (two - 1))) continue;
         for (int p = 0; p < 36; p++) {
-            int x = UNITS[u][T.nested_pairs[p][0]], y = UNITS[u][T.nested_pairs[p][1]];
-            mask_t pair = board[x];  /* two cells of at least two, two in all: the same two */
-            if (board[y] != pair || pop(pair) != 2) continue;
+            int i = T.nested_pairs[p][0], j = T.nested_pairs[p][1];
+            if (!(two >> i & two >> j & 1)) continue;
+            int x = UNITS[u][i], y = UNITS[u][j];
+            mask_t pair = board[x];
+            if (board[y] != pair) continue;
             Removals rm = {0};
             for (int j = 0; j < 9; j++) {
                 int c = UNITS[u][j];
@@ -208,12 +216,17 @@ static void x_wings(const mask_t *board, const mask_t *source, const Views *v, i
     }
     for (int f = 0; f < 2; f++) {
         int base = T.nested_fish_lines[f][0], cover = T.nested_fish_lines[f][1];
+        unsigned two[9];  /* a line's digits of two places (a wing's two lines have the same) */
+        for (int i = 0; i < 9; i++) {
+            two[i] = 0;
+            for (int d = 0; d < 9; d++) two[i] |= (unsigned)(placed[d] + 4 <= 9 && pop(v->at[base + i][d]) == 2) << d;
+        }
         for (int p = 0; p < 36; p++) {
             int i = T.nested_pairs[p][0], j = T.nested_pairs[p][1];
-            for (int d = 0; d < 9; d++) {
-                if (placed[d] + 4 > 9) continue;
-                unsigned at_i = v->at[base + i][d], at_j = v->at[base + j][d], crossing = at_i | at_j;
-                if (pop(crossing) != 2 || pop(at_i) < 2 || pop(at_j) < 2) continue;
+            for (unsigned ds = two[i] & two[j]; ds; ds &= ds - 1) {
+                int d = low_bit_index(ds);
+                unsigned crossing = v->at[base + i][d];
+                if (crossing != v->at[base + j][d]) continue;
                 mask_t bit = (mask_t)(1u << d);
                 Removals rm = {0};
                 for (int k = 0; k < 9; k++) {
