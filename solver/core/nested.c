@@ -92,6 +92,42 @@ typedef struct {
 /* within[u][v]: the places of unit u (bit j) whose cell lies in unit v. */
 static uint16_t within[27][27];
 
+/* The 54 segments, the three cells a line and a box share (rows' first, then columns'), and for
+ * each of locking()'s crossings, units u and w: their segment, and the other two segments of u
+ * and of w that run the same way. */
+static bb_t segment_bb[54];
+static uint8_t segment_cells[54][3], crossing_segments[108][5];
+
+static int segment_of(bb_t cells) {
+    for (int s = 0; s < 54; s++) {
+        if (segment_bb[s] == cells) return s;
+    }
+    return -1;
+}
+
+static void make_segments(void) {
+    for (int b = 0; b < 9; b++) {
+        for (int k = 0; k < 3; k++) {
+            segment_bb[b * 3 + k] = UNIT_BB[18 + b] & UNIT_BB[(b / 3) * 3 + k];        /* rows */
+            segment_bb[27 + b * 3 + k] = UNIT_BB[18 + b] & UNIT_BB[9 + (b % 3) * 3 + k];  /* columns */
+        }
+    }
+    for (int s = 0; s < 54; s++) {
+        int n = 0;
+        for (bb_t r = segment_bb[s]; r; r &= r - 1) segment_cells[s][n++] = (uint8_t)bb_first(r);
+    }
+    for (int k = 0; k < 108; k++) {
+        int u = T.nested_crossings[k][0], w = T.nested_crossings[k][1];
+        int in = segment_of(UNIT_BB[u] & UNIT_BB[w]), n_u = 1, n_w = 3;
+        crossing_segments[k][0] = (uint8_t)in;
+        for (int s = in < 27 ? 0 : 27, end = s + 27; s < end; s++) {
+            if (s == in) continue;
+            if ((segment_bb[s] & UNIT_BB[u]) == segment_bb[s]) crossing_segments[k][n_u++] = (uint8_t)s;
+            if ((segment_bb[s] & UNIT_BB[w]) == segment_bb[s]) crossing_segments[k][n_w++] = (uint8_t)s;
+        }
+    }
+}
+
 static void make_views(const mask_t *board, const mask_t *source, Views *v) {
     if (!within[0][0]) {
         for (int u = 0; u < 27; u++) {
@@ -101,6 +137,7 @@ static void make_views(const mask_t *board, const mask_t *source, Views *v) {
                 }
             }
         }
+        make_segments();
     }
     bb_t digits[9];  /* not read here */
     board_views(board, v->at, digits);
@@ -123,14 +160,22 @@ static void make_views(const mask_t *board, const mask_t *source, Views *v) {
 }
 
 static void locking(const mask_t *board, const mask_t *source, const Views *v, int hash_order, Eliminations *out) {
+    unsigned digits[54];  /* each segment's candidates */
+    for (int s = 0; s < 54; s++) {
+        const uint8_t *c = segment_cells[s];
+        digits[s] = board[c[0]] | board[c[1]] | board[c[2]];
+    }
     for (int k = 0; k < 108; k++) {
         int u = T.nested_crossings[k][0], w = T.nested_crossings[k][1];
         unsigned inside = within[u][w], rest = within[w][u];
-        for (int d = 0; d < 9; d++) {
+        const uint8_t *seg = crossing_segments[k];
+        /* the digits of the segment not elsewhere in u, and elsewhere in w */
+        unsigned locked = digits[seg[0]] & ~digits[seg[1]] & ~digits[seg[2]];
+        for (unsigned ds = locked & (digits[seg[3]] | digits[seg[4]]); ds; ds &= ds - 1) {
+            int d = low_bit_index(ds);
             unsigned places = v->at[u][d];
-            if (pop(places) < 2 || (places & ~inside)) continue;
+            if (pop(places) < 2) continue;
             unsigned gone = v->at[w][d] & ~rest;  /* the digit's places in w, outside u */
-            if (!gone) continue;
             mask_t bit = (mask_t)(1u << d);
             Removals rm = {0};
             for (; gone; gone &= gone - 1) add_removal(&rm, UNITS[w][low_bit_index(gone)], bit);
