@@ -134,26 +134,31 @@ static int n_words;
 static void close_component(int root, int *sp, int n_comp) {
     int first = *sp;
     do first--; while (t_stack[first] != root);
-    bb_t seen[2][9];
-    unsigned digits = 0;
-    for (int k = first; k < *sp; k++) {
-        int v = t_stack[k], cell = (v >> 1) / 9, d = (v >> 1) % 9;
-        t_on_stack[v] = 0;
-        comp_of[v] = n_comp;
-        if (!(digits >> d & 1)) seen[0][d] = seen[1][d] = 0;
-        digits |= 1u << d;
-        seen[v & 1][d] |= PEER_BB[cell];
-    }
     comp_size[n_comp] = *sp - first;
     comp_removes[n_comp] = 0;
-    for (; digits && comp_size[n_comp] > 2; digits &= digits - 1) {
-        int d = low_bit_index(digits);
-        if (seen[0][d] & seen[1][d] & g_digits[d]) comp_removes[n_comp] = 1;
+    for (int k = first; k < *sp; k++) {
+        t_on_stack[t_stack[k]] = 0;
+        comp_of[t_stack[k]] = n_comp;
+    }
+    if (comp_size[n_comp] > 2) {
+        bb_t seen[2][9];
+        unsigned digits = 0;
+        for (int k = first; k < *sp; k++) {
+            int v = t_stack[k], cell = (v >> 1) / 9, d = (v >> 1) % 9;
+            if (!(digits >> d & 1)) seen[0][d] = seen[1][d] = 0;
+            digits |= 1u << d;
+            seen[v & 1][d] |= PEER_BB[cell];
+        }
+        for (; digits; digits &= digits - 1) {
+            int d = low_bit_index(digits);
+            if (seen[0][d] & seen[1][d] & g_digits[d]) comp_removes[n_comp] = 1;
+        }
     }
     *sp = first;
     int last = first + comp_size[n_comp];
-    memset(reach[n_comp], 0, (size_t)n_words * sizeof reach[0][0]);
-    reach[n_comp][n_comp >> 6] |= 1ull << (n_comp & 63);
+    uint64_t *to = reach[n_comp];
+    memset(to, 0, (size_t)n_words * sizeof reach[0][0]);
+    to[n_comp >> 6] |= 1ull << (n_comp & 63);
     for (int k = first; k < last; k++) {
         const uint16_t *next;
         int m = implied(t_stack[k], &next);
@@ -161,8 +166,9 @@ static void close_component(int root, int *sp, int n_comp) {
             /* reached already (it is of this component, or of one reached): so is all it
              * reaches */
             int c = comp_of[next[j]];
-            if (reach[n_comp][c >> 6] >> (c & 63) & 1) continue;
-            for (int w = 0; w <= c >> 6; w++) reach[n_comp][w] |= reach[c][w];
+            if (to[c >> 6] >> (c & 63) & 1) continue;
+            const uint64_t *from = reach[c];
+            for (int w = 0; w <= c >> 6; w++) to[w] |= from[w];
         }
     }
 }
