@@ -18,7 +18,7 @@ typedef struct {
 } Run;
 
 static Run runs[729];
-static uint32_t made[729], position, next_id;
+static uint32_t made[729], charged[729], position, next_id;
 static const mask_t *cands;
 static uint16_t places[27][9];
 static bb_t digits[9];
@@ -56,9 +56,8 @@ static void add(Run *r, int p, int parent) {
 }
 
 /* SE's run from the "on" `start` (implications() in the reference), stopped at its first
- * contradiction (charged a run). */
+ * contradiction. */
 static void run(Run *r, int start) {
-    work_charge(WORK_RUN);
     r->id = ++next_id;
     r->n = 0;
     add(r, start, NONE);
@@ -85,6 +84,14 @@ static void run(Run *r, int start) {
     }
 }
 
+/* The run from p is asked for: charged once a board, made or not. */
+static void charge(int p) {
+    if (charged[p >> 1] != position) {
+        work_charge(WORK_RUN);
+        charged[p >> 1] = position;
+    }
+}
+
 static Run *run_from(int p) {
     Run *r = &runs[p >> 1];
     if (made[p >> 1] != position) {
@@ -93,6 +100,29 @@ static Run *run_from(int p) {
     }
     return r;
 }
+
+/* Whether the runs from these "on"s may have a hint in common: one is absurd, or all reach a
+ * potential (the reach of the graph of both links, cycles.c static_reach: a run that is not
+ * absurd reaches all of it). The runs of the others are not made (a shortcut of the core, as
+ * forcing.c's quick_search). */
+static int may_share(const int *starts, int n) {
+    const uint64_t *reach[9];
+    int words = 0;
+    for (int k = 0; k < n; k++) {
+        int absurd;
+        words = static_reach(cands, starts[k], &reach[k], &absurd);
+        if (absurd) return 1;
+    }
+    for (int w = 0; w < words; w++) {
+        uint64_t all = reach[0][w];
+        for (int k = 1; k < n; k++) all &= reach[k][w];
+        if (all) return 1;
+    }
+    return 0;
+}
+
+/* common() of the runs from `starts`, made only if they may share a hint. */
+static void common_of(const int *starts, int n, int kind, int root, int tenths);
 
 /* The hints of `kind` from what every one of `outcomes` implies (in the first's order), "on"s
  * then "off"s; `root`: the cause SE gives each chain's start (its cell, or 81 + the unit). */
@@ -130,11 +160,20 @@ static void common(Run *const *outcomes, int n, int kind, int root, int tenths) 
     }
 }
 
+static void common_of(const int *starts, int n, int kind, int root, int tenths) {
+    for (int k = 0; k < n; k++) charge(starts[k]);
+    if (!may_share(starts, n)) return;
+    Run *outcomes[9];
+    for (int k = 0; k < n; k++) outcomes[k] = run_from(starts[k]);
+    common(outcomes, n, kind, root, tenths);
+}
+
 const Chains *every_multiple_chain(const mask_t *board) {
     cands = board;
     board_views(board, places, digits);
     if (++position == 0) {
         memset(made, 0, sizeof made);
+        memset(charged, 0, sizeof charged);
         memset(known, 0, sizeof known);
         position = 1;
     }
@@ -142,26 +181,21 @@ const Chains *every_multiple_chain(const mask_t *board) {
     int tenths = rung_tenths(multiple_forcing_chain);
     for (int cell = 0; cell < 81; cell++) {
         if (pop(cands[cell]) <= 2) continue;
-        Run *outcomes[9];
-        int n_out = 0;
+        int outcomes[9], n_out = 0;
         for (unsigned m = cands[cell]; m; m &= m - 1) {
-            int d = low_bit_index(m);
-            Run *if_on = run_from((cell * 9 + d) * 2 + 1);
+            int d = low_bit_index(m), if_on = (cell * 9 + d) * 2 + 1;
+            charge(if_on);
             for (int k = 0; k < 3; k++) {
                 int u = T.se_units_of[cell][k];
                 unsigned at = places[u][d];
                 if (pop(at) < 2 || UNITS[u][low_bit_index(at)] != cell) continue;
-                Run *region[9];
-                int n = 0;
-                for (; at; at &= at - 1) {
-                    int c = UNITS[u][low_bit_index(at)];
-                    region[n++] = c == cell ? if_on : run_from((c * 9 + d) * 2 + 1);
-                }
-                common(region, n, HINT_REGION, 81 + u, tenths);
+                int region[9], n = 0;
+                for (; at; at &= at - 1) region[n++] = (UNITS[u][low_bit_index(at)] * 9 + d) * 2 + 1;
+                common_of(region, n, HINT_REGION, 81 + u, tenths);
             }
             outcomes[n_out++] = if_on;
         }
-        common(outcomes, n_out, HINT_CELL, cell, tenths);
+        common_of(outcomes, n_out, HINT_CELL, cell, tenths);
     }
     chains_hand_over(&found);
     return &found;
