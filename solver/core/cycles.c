@@ -130,6 +130,7 @@ static uint16_t t_stack[POTENTIALS], call_node[POTENTIALS], call_edge[POTENTIALS
  * (Tarjan's closes each after all it reaches), so the words of reach[c] past c's are 0. */
 static uint64_t reach[POTENTIALS][WORDS];
 static int n_words;
+static uint8_t reaches_out[POTENTIALS];  /* whether a component reaches one but itself */
 
 static void close_component(int root, int *sp, int n_comp) {
     int first = *sp;
@@ -159,6 +160,7 @@ static void close_component(int root, int *sp, int n_comp) {
     uint64_t *to = reach[n_comp];
     memset(to, 0, (size_t)n_words * sizeof reach[0][0]);
     to[n_comp >> 6] |= 1ull << (n_comp & 63);
+    int out = 0;
     for (int k = first; k < last; k++) {
         const uint16_t *next;
         int m = implied(t_stack[k], &next);
@@ -167,10 +169,16 @@ static void close_component(int root, int *sp, int n_comp) {
              * reaches */
             int c = comp_of[next[j]];
             if (to[c >> 6] >> (c & 63) & 1) continue;
+            out = 1;
+            if (!reaches_out[c]) {  /* it reaches itself alone (an "off" implying nothing, mostly) */
+                to[c >> 6] |= 1ull << (c & 63);
+                continue;
+            }
             const uint64_t *from = reach[c];
             for (int w = 0; w <= c >> 6; w++) to[w] |= from[w];
         }
     }
+    reaches_out[n_comp] = (uint8_t)out;
 }
 
 /* The components of the current graph reached from `roots`, with their reach: how many. */
