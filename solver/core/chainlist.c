@@ -25,6 +25,17 @@ int rung_tenths(technique_fn rung) {
 }
 
 void board_views(const mask_t *cands, uint16_t places[27][9], bb_t digits[9]) {
+    /* the last board's, kept: a nested chain's rules ask for the same board's one after the
+     * other */
+    static mask_t last[81];
+    static uint16_t last_places[27][9];
+    static bb_t last_digits[9];
+    static int kept;
+    if (kept && !memcmp(last, cands, sizeof last)) {
+        memcpy(places, last_places, sizeof last_places);
+        memcpy(digits, last_digits, sizeof last_digits);
+        return;
+    }
     memset(places, 0, 27 * sizeof places[0]);
     memset(digits, 0, 9 * sizeof digits[0]);
     for (int c = 0; c < 81; c++) {  /* a cell's place in its row, column and box (tables.c) */
@@ -38,6 +49,10 @@ void board_views(const mask_t *cands, uint16_t places[27][9], bb_t digits[9]) {
             digits[d] |= bb_cell(c);
         }
     }
+    kept = 1;
+    memcpy(last, cands, sizeof last);
+    memcpy(last_places, places, sizeof last_places);
+    memcpy(last_digits, digits, sizeof last_digits);
 }
 
 int chain_cause(const uint16_t (*places)[9], int p, int parent) {
