@@ -101,6 +101,7 @@ typedef struct {
     Eliminations eliminations;       /* what the rules inside a run give */
     const mask_t *cands;
     bb_t planes[9];                  /* the cells of `cands` allowing each digit */
+    uint16_t places[27][9];          /* and each unit's places of each digit (board_views) */
     Hint best;
     int every, tenths;
     Chains found;
@@ -131,10 +132,7 @@ static void begin_position(const mask_t *cands) {
     }
     S->n_nodes = S->n_parents = 0;
     S->cands = cands;
-    memset(S->planes, 0, sizeof S->planes);
-    for (int c = 0; c < 81; c++) {
-        for (unsigned m = cands[c]; m; m &= m - 1) S->planes[low_bit_index(m)] |= bb_cell(c);
-    }
+    board_views(cands, S->places, S->planes);
 }
 
 static inline int in_run(const Run *r, int key) { return (int)(r->has[key >> 6] >> (key & 63) & 1); }
@@ -330,6 +328,8 @@ static void implications(Run *r, const mask_t *cands, int start, Rule rule, int 
     bb_t plane[9];
     memcpy(board, cands, sizeof board);
     memcpy(plane, S->planes, sizeof plane);
+    uint16_t places[27][9];
+    memcpy(places, S->places, sizeof places);
     memset(r->has, 0, sizeof r->has);
     r->first = S->n_nodes;
     r->n = 0;
@@ -402,21 +402,26 @@ static void implications(Run *r, const mask_t *cands, int start, Rule rule, int 
         }
         for (int k = 0; k < 3; k++) {  /* the other place of a unit: p and the unit's removed */
             int u = T.se_units_of[cell][k];
-            bb_t places = UNIT_BB[u] & plane[d], rest = places & (places - 1);
-            if (!rest || (rest & (rest - 1))) continue;  /* not two places */
-            int high = bb_first(rest), other = high != cell ? high : bb_first(places);
+            unsigned at = places[u][d];
+            if (pop(at) != 2) continue;
+            int high = UNITS[u][low_bit_index(at & (at - 1))];  /* UNITS ascend */
+            int other = high != cell ? high : UNITS[u][low_bit_index(at)];
             int q = (other * 9 + d) * 2 + 1;
             if (in_run(r, q)) continue;
             uint16_t *par = S->parents + S->n_parents;
             int n = 0;
             par[n++] = (uint16_t)p;
-            for (bb_t m = UNIT_BB[u] & S->planes[d] & ~plane[d]; m; m &= m - 1)
-                par[n++] = (uint16_t)((bb_first(m) * 9 + d) * 2);
+            for (unsigned m = S->places[u][d] & ~at; m; m &= m - 1)
+                par[n++] = (uint16_t)((UNITS[u][low_bit_index(m)] * 9 + d) * 2);
             if (turn_on(r, &Q, q, n, 81 + u)) return;
         }
         if (rule.dynamic) {
+            int row = ROW_OF[cell], col = COL_OF[cell];
             board[cell] &= (mask_t)~bit;
             plane[d] &= ~bb_cell(cell);
+            places[row][d] &= (uint16_t)~(1u << col);
+            places[9 + col][d] &= (uint16_t)~(1u << row);
+            places[18 + BOX_OF[cell]][d] &= (uint16_t)~(1u << ((row % 3) * 3 + col % 3));
         }
     }
 }
