@@ -104,13 +104,14 @@ Found aligned_pair_exclusion(Board *b) {
 /* The candidates of base cells c[0..2] that belong to no possible triple of digits; 0 when none
  * goes. An excluder has two candidates or three: {a, b} locks the triples holding both, and
  * {a, b, c} the one of exactly those three. So for the digits dx, dy of the first two cells,
- * the third's digits locked are known at once (`locked_third`), and the triples are met by
- * pairs (a shortcut of the core: the reference tries every triple, with the same result). */
+ * the third's digits locked are known at once, and the triples are met by pairs (a shortcut of
+ * the core: the reference tries every triple, with the same result). */
 static int triplet_exclusions(const mask_t *cands, const int c[3], bb_t excluders,
                               mask_t out[3]) {
     int see_xy = bb_has(PEER_BB[c[0]], c[1]), see_xz = bb_has(PEER_BB[c[0]], c[2]);
     int see_yz = bb_has(PEER_BB[c[1]], c[2]);
-    unsigned pair_of[9] = {0}, third[9][9];  /* pair_of[a]: the b of the excluders {a, b} */
+    unsigned pair_of[9] = {0};  /* pair_of[a]: the b of the excluders {a, b} */
+    unsigned triple[81];        /* the excluders {a, b, c} */
     int triples = 0;
     for (bb_t r = excluders; r; r &= r - 1) {
         unsigned m = cands[bb_first(r)];
@@ -119,18 +120,7 @@ static int triplet_exclusions(const mask_t *cands, const int c[3], bb_t excluder
             pair_of[a] |= 1u << b;
             pair_of[b] |= 1u << a;
         } else {
-            triples = 1;
-        }
-    }
-    if (triples) {  /* third[a][b]: the c of the excluders {a, b, c} */
-        memset(third, 0, sizeof third);
-        for (bb_t r = excluders; r; r &= r - 1) {
-            unsigned m = cands[bb_first(r)];
-            if (pop(m) != 3) continue;
-            for (unsigned i = m; i; i &= i - 1) {
-                for (unsigned j = m & ~(i & -i); j; j &= j - 1)
-                    third[low_bit_index(i)][low_bit_index(j)] |= m & ~(i & -i) & ~(j & -j);
-            }
+            triple[triples++] = m;
         }
     }
     unsigned full[3] = {cands[c[0]], cands[c[1]], cands[c[2]]}, allowed[3] = {0, 0, 0};
@@ -142,7 +132,9 @@ static int triplet_exclusions(const mask_t *cands, const int c[3], bb_t excluder
             unsigned dy = 1u << y;
             if (dx == dy && see_xy) continue;
             unsigned locked = (pair_of[x] & dy) ? ALL_DIGITS : pair_of[x] | pair_of[y];
-            if (triples && x != y) locked |= third[x][y];
+            for (int t = 0; t < triples && x != y; t++) {  /* {x, y, c} locks c */
+                if ((triple[t] & (dx | dy)) == (dx | dy)) locked |= triple[t] & ~(dx | dy);
+            }
             unsigned free_z = full[2] & ~(see_xz ? dx : 0) & ~(see_yz ? dy : 0) & ~locked;
             if (!free_z) continue;
             allowed[0] |= dx;
