@@ -72,12 +72,16 @@ Found aligned_pair_exclusion(Board *b) {
     }
     /* As for triplets (see aligned_triplet_exclusion): a pair finds what it found last time
      * when its cells, their being base cells and the cells both see are as they were. */
-    bb_t fresh = 0, changed = 0;
+    bb_t fresh = 0, changed = 0, near = 0;  /* near: the cells seeing a changed one */
     int known = since_nothing(b, b->pairs_known, &b->pairs, based, &fresh, &changed);
+    for (bb_t r = changed; known && r; r &= r - 1) near |= PEER_BB[bb_first(r)];
     for (int k = 1; k < n; k++) {
         int y = base[k];
+        /* a y neither changed, nor new, nor seeing a changed cell is stirred by x alone */
+        int by_x_alone = known && !bb_has(fresh | near, y);
         for (int j = 0; j < k; j++) {
             int x = base[j];
+            if (by_x_alone && !bb_has(fresh, x)) continue;
             bb_t common = PEER_BB[x] & PEER_BB[y] & bivalue;
             if (!(common & (common - 1))) continue;  /* fewer than two excluders */
             if (known && !stirred(x, y, fresh, changed)) continue;
