@@ -127,8 +127,12 @@ static int t_index[POTENTIALS], t_low[POTENTIALS];
 static uint8_t t_on_stack[POTENTIALS];
 static uint16_t t_stack[POTENTIALS], call_node[POTENTIALS], call_edge[POTENTIALS];
 /* Over the components, numbered as they close: a component reaches only those closed before it
- * (Tarjan's closes each after all it reaches), so the words of reach[c] past c's are 0. */
-static uint64_t reach[POTENTIALS][WORDS];
+ * (Tarjan's closes each after all it reaches), so the words of reach_of(c) past c's are 0.
+ * The rows lie `stride` words apart, as many as the potentials present need (close together:
+ * the union reads them at random). */
+static uint64_t reach[POTENTIALS * WORDS];
+static int stride;
+static inline uint64_t *reach_of(int c) { return reach + (size_t)c * (size_t)stride; }
 static int n_words;
 static uint8_t reaches_out[POTENTIALS];  /* whether a component reaches one but itself */
 
@@ -157,8 +161,8 @@ static void close_component(int root, int *sp, int n_comp) {
     }
     *sp = first;
     int last = first + comp_size[n_comp];
-    uint64_t *to = reach[n_comp];
-    memset(to, 0, (size_t)n_words * sizeof reach[0][0]);
+    uint64_t *to = reach_of(n_comp);
+    memset(to, 0, (size_t)stride * sizeof *to);
     to[n_comp >> 6] |= 1ull << (n_comp & 63);
     int out = 0;
     for (int k = first; k < last; k++) {
@@ -174,7 +178,7 @@ static void close_component(int root, int *sp, int n_comp) {
                 to[c >> 6] |= 1ull << (c & 63);
                 continue;
             }
-            const uint64_t *from = reach[c];
+            const uint64_t *from = reach_of(c);
             for (int w = 0; w <= c >> 6; w++) to[w] |= from[w];
         }
     }
@@ -234,7 +238,7 @@ static void components(const mask_t *cands) {
             present[n_present++] = (uint16_t)(v + 1);
         }
     }
-    n_words = (n_present + 63) / 64;  /* at most one component a potential */
+    stride = (n_present + 63) / 64;  /* at most one component a potential */
     n_words = (tarjan(present, n_present) + 63) / 64;
 }
 
@@ -261,14 +265,14 @@ int static_reach(const mask_t *cands, int p, const uint64_t **words, int *absurd
         new_graph(2, cands, (const uint16_t(*)[9])places, digits);
         components(cands);
     }
-    *words = reach[comp_of[p]];
-    *absurd = (int)(reach[comp_of[p]][comp_of[p ^ 1] >> 6] >> (comp_of[p ^ 1] & 63) & 1);
+    *words = reach_of(comp_of[p]);
+    *absurd = (int)((*words)[comp_of[p ^ 1] >> 6] >> (comp_of[p ^ 1] & 63) & 1);
     return n_words;
 }
 
 static int leads_to(int from, int to) {
     if (!pruned) return 1;
-    return (int)(reach[comp_of[from]][comp_of[to] >> 6] >> (comp_of[to] & 63) & 1);
+    return (int)(reach_of(comp_of[from])[comp_of[to] >> 6] >> (comp_of[to] & 63) & 1);
 }
 
 /* ---- the tree of potentials reached from an assumption (Tree) ---- */
