@@ -187,8 +187,7 @@ static void close_component(int root, int *sp, int n_comp) {
 
 /* The components of the current graph reached from `roots`, with their reach: how many. */
 static int tarjan(const uint16_t *roots, int n_roots) {
-    int counter = 0, sp = 0, n_comp = 0;
-    memset(t_index, 0, sizeof t_index);
+    int counter = 0, sp = 0, n_comp = 0;  /* t_index: 0 for all, as left by the last call */
     for (int i = 0; i < n_roots; i++) {
         int v = roots[i];
         if (t_index[v]) continue;
@@ -221,6 +220,7 @@ static int tarjan(const uint16_t *roots, int n_roots) {
             if (--depth >= 0 && t_low[u] < t_low[call_node[depth]]) t_low[call_node[depth]] = t_low[u];
         }
     }
+    for (int i = 0; i < n_roots; i++) t_index[roots[i]] = 0;  /* all it visited are roots */
     return n_comp;
 }
 
