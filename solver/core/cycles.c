@@ -45,11 +45,14 @@ static void new_graph(int k, const mask_t *cands, const uint16_t (*places)[9], c
     g_places = places;
     g_digits = digits;
     g_links = &SEARCHES[k];
-    int gained = 0, lost = 0;
+    unsigned gained = 0, gone = 0;
     for (int c = 0; c < 81; c++) {
         gained |= cands[c] & ~g->cands[c];
-        lost += pop(g->cands[c] & ~cands[c]);
+        gone |= g->cands[c] & ~cands[c];
     }
+    if (!gained && !gone) return;  /* the same candidates: every list holds */
+    int lost = 0;
+    for (int c = 0; !gained && c < 81; c++) lost += pop(g->cands[c] & ~cands[c]);
     if (gained || lost > 40) {  /* a new puzzle, or many changes: all afresh */
         memset(g->known, 0, sizeof g->known);
     } else if (lost) {
