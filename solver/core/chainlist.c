@@ -40,7 +40,7 @@ void board_views(const mask_t *cands, uint16_t places[27][9], bb_t digits[9]) {
     memset(digits, 0, 9 * sizeof digits[0]);
     for (int c = 0; c < 81; c++) {  /* a cell's place in its row, column and box (tables.c) */
         int row = ROW_OF[c], col = COL_OF[c], box = 18 + BOX_OF[c];
-        unsigned in_row = 1u << col, in_col = 1u << row, in_box = 1u << ((row % 3) * 3 + col % 3);
+        unsigned in_row = 1u << col, in_col = 1u << row, in_box = 1u << BOX_PLACE[c];
         for (unsigned m = cands[c]; m; m &= m - 1) {
             int d = low_bit_index(m);
             places[row][d] |= (uint16_t)in_row;

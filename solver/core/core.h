@@ -21,6 +21,7 @@ typedef unsigned __int128 bb_t;   /* bitboard: bit i for cell i */
 
 /* ---- tables.c: the grid's geometry, filled once by core_init() ---- */
 extern uint8_t ROW_OF[81], COL_OF[81], BOX_OF[81];
+extern uint8_t BOX_PLACE[81];     /* the cell's place in its box (k of UNITS[18 + box][k]) */
 extern uint8_t UNITS[27][9];
 extern uint8_t PEERS[81][20];     /* ascending */
 extern uint8_t BOX_REST[81][4];   /* the peers in the box but not the row or column */
@@ -313,6 +314,8 @@ int nishio_absurd(bb_t places, int start);
  * `cands`: words over the graph's components (the runs of one position compare), how many, and
  * whether the run is absurd */
 int static_reach(const mask_t *cands, int p, const uint64_t **words, int *absurd);
+/* whether such reaches (`words` words each) share a potential */
+int reaches_meet(const uint64_t *const *reach, int n, int words);
 
 /* ---- nested.c: the rules a chain of some level applies inside (solver/nested.py) ---- */
 typedef struct {

@@ -273,6 +273,15 @@ int static_reach(const mask_t *cands, int p, const uint64_t **words, int *absurd
     return n_words;
 }
 
+int reaches_meet(const uint64_t *const *reach, int n, int words) {
+    for (int w = 0; w < words; w++) {
+        uint64_t all = reach[0][w];
+        for (int k = 1; k < n; k++) all &= reach[k][w];
+        if (all) return 1;
+    }
+    return 0;
+}
+
 static int leads_to(int from, int to) {
     if (!pruned) return 1;
     return (int)(reach_of(comp_of[from])[comp_of[to] >> 6] >> (comp_of[to] & 63) & 1);

@@ -421,7 +421,7 @@ static void implications(Run *r, const mask_t *cands, int start, Rule rule, int 
             plane[d] &= ~bb_cell(cell);
             places[row][d] &= (uint16_t)~(1u << col);
             places[9 + col][d] &= (uint16_t)~(1u << row);
-            places[18 + BOX_OF[cell]][d] &= (uint16_t)~(1u << ((row % 3) * 3 + col % 3));
+            places[18 + BOX_OF[cell]][d] &= (uint16_t)~(1u << BOX_PLACE[cell]);
         }
     }
 }
@@ -740,15 +740,12 @@ static Run *made_run(const mask_t *cands, int p, Rule rule) {
 
 /* Whether the runs of these outcomes may give a hint: one is absurd, or all share a potential. */
 static int may_meet(const Reached *const *o, int n, Rule rule) {
+    const uint64_t *reach[9];
     for (int k = 0; k < n; k++) {
         if (o[k]->absurd) return 1;
+        reach[k] = o[k]->reach;
     }
-    for (int w = 0; w < S->words; w++) {
-        uint64_t all = o[0]->reach[w];
-        for (int k = 1; k < n; k++) all &= o[k]->reach[w];
-        if (all) return 1;
-    }
-    return 0;
+    return reaches_meet(reach, n, S->words);
 }
 
 static void common_of(const mask_t *cands, const int *starts, int n, Rule rule, int kind, int root) {

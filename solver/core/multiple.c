@@ -113,12 +113,7 @@ static int may_share(const int *starts, int n) {
         words = static_reach(cands, starts[k], &reach[k], &absurd);
         if (absurd) return 1;
     }
-    for (int w = 0; w < words; w++) {
-        uint64_t all = reach[0][w];
-        for (int k = 1; k < n; k++) all &= reach[k][w];
-        if (all) return 1;
-    }
-    return 0;
+    return reaches_meet(reach, n, words);
 }
 
 /* common() of the runs from `starts`, made only if they may share a hint. */

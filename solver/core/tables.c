@@ -2,7 +2,7 @@
 #include "core.h"
 
 uint8_t POP9[512];
-uint8_t ROW_OF[81], COL_OF[81], BOX_OF[81];
+uint8_t ROW_OF[81], COL_OF[81], BOX_OF[81], BOX_PLACE[81];
 uint8_t UNITS[27][9];
 uint8_t PEERS[81][20];
 uint8_t BOX_REST[81][4];
@@ -21,6 +21,7 @@ void core_init(void) {
             UNITS[n][k] = (uint8_t)(n * 9 + k);                       /* row n */
             UNITS[9 + n][k] = (uint8_t)(k * 9 + n);                   /* column n */
             UNITS[18 + n][k] = (uint8_t)(((n / 3) * 3 + k / 3) * 9 + (n % 3) * 3 + k % 3);
+            BOX_PLACE[UNITS[18 + n][k]] = (uint8_t)k;
         }
     }
     for (int u = 0; u < 27; u++) {
