@@ -23,7 +23,7 @@ static void add(Grave *g, int cell, mask_t bit, bb_t *bug) {
 
 /* The BUG cells and values SE finds (0: not one away from a grave, or no type can use it);
  * SukakuExplainer's (`sukaku`) with the wide cells of a single breaking digit too. */
-static int bug_cells(const mask_t *cands, Grave *g, int sukaku) {
+static int bug_cells(const mask_t *cands, const uint16_t (*where)[9], Grave *g, int sukaku) {
     g->n = 0;
     g->every = 0;
     g->common = ~(bb_t)0;
@@ -31,22 +31,21 @@ static int bug_cells(const mask_t *cands, Grave *g, int sukaku) {
     int tracking = 0, one_digit = 1;
     mask_t only = 0;
     for (int k = 0; k < 27; k++) {
-        const uint8_t *unit = UNITS[T.se_unit_order[k]];  /* SE's order: boxes, rows, columns */
+        int u = T.se_unit_order[k];  /* SE's order: boxes, rows, columns */
         for (int d = 0; d < 9; d++) {
             mask_t bit = (mask_t)(1u << d);
-            int places = 0, wide = 0, cell = -1;
+            unsigned places = where[u][d];
+            if (places == 0 || pop(places) == 2) continue;
+            int wide = 0, cell = -1;
             bb_t these = 0;
-            for (int j = 0; j < 9; j++) {
-                int i = unit[j];
-                if (!(cands[i] & bit)) continue;
-                places++;
+            for (; places; places &= places - 1) {
+                int i = UNITS[u][__builtin_ctz(places)];
                 if (pop(cands[i]) >= 3) {
                     wide++;
                     cell = i;
                     these |= bb_cell(i);
                 }
             }
-            if (places == 0 || places == 2) continue;
             if (sukaku) {
                 if (!tracking) {
                     tracking = 1;
@@ -80,7 +79,7 @@ static int grave(Board *b, Grave *g, int sukaku) {
     if (b->no_grave_at == b->version && b->no_grave_sukaku == sukaku) return 0;
     b->no_grave_at = b->version;
     b->no_grave_sukaku = sukaku;
-    if (!bug_cells(b->cands, g, sukaku)) return 0;
+    if (!bug_cells(b->cands, board_positions(b), g, sukaku)) return 0;
     mask_t rest[81];
     for (int i = 0; i < 81; i++) rest[i] = b->cands[i];
     for (int k = 0; k < g->n; k++) rest[g->cells[k]] &= (mask_t)~g->values[k];

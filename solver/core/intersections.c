@@ -18,6 +18,8 @@ typedef struct {
 
 static Crossing crossing[27][6];
 static int n_crossing[27];
+/* by a source's positions of a digit (two or more): 1 + the crossing holding them all, else 0 */
+static uint8_t crossing_holding[27][512];
 
 static unsigned positions_of(int u, bb_t cells) {
     unsigned out = 0;
@@ -35,6 +37,15 @@ static void make_crossings(void) {
             if (shared)
                 crossing[s][n_crossing[s]++] = (Crossing){t, positions_of(s, shared), positions_of(t, shared)};
         }
+        for (unsigned inside = 0; inside < 512; inside++) {
+            if (!(inside & (inside - 1))) continue;
+            for (int k = 0; k < n_crossing[s]; k++) {
+                if (!(inside & ~crossing[s][k].in_source)) {
+                    crossing_holding[s][inside] = (uint8_t)(k + 1);
+                    break;
+                }
+            }
+        }
     }
 }
 
@@ -48,15 +59,10 @@ const Lock *board_locks(Board *b, int is_pointing, int *count) {
         int first = is_pointing ? 18 : 0, last = is_pointing ? 27 : 18, n = 0;
         for (int d = 0; d < 9; d++) {
             for (int s = first; s < last; s++) {
-                unsigned inside = where[s][d];
-                if (!(inside & (inside - 1))) continue;
-                for (int k = 0; k < n_crossing[s]; k++) {
-                    const Crossing *x = &crossing[s][k];
-                    if (!(inside & ~x->in_source)) {
-                        if (where[x->target][d] & ~x->in_target) found[n++] = (Lock){d, s, x->target};
-                        break;
-                    }
-                }
+                int k = crossing_holding[s][where[s][d]];
+                if (!k) continue;
+                const Crossing *x = &crossing[s][k - 1];
+                if (where[x->target][d] & ~x->in_target) found[n++] = (Lock){d, s, x->target};
             }
         }
         b->n_locks[is_pointing] = n;
@@ -85,29 +91,42 @@ static Found locked(Board *b, int is_pointing) {
  * units of the source's kind crossing the target ascending. */
 static Found direct(Board *b, int is_pointing) {
     int locks;
-    board_locks(b, is_pointing, &locks);  /* kept for the position: the pattern is one of them */
+    /* kept for the position: the pattern is one of them, so only their (source, target)
+     * pairs are visited, with the digits locked there */
+    const Lock *lock = board_locks(b, is_pointing, &locks);
     if (!locks) return NOTHING;
+    static uint16_t locked_digits[27][27];
+    for (int k = 0; k < locks; k++) locked_digits[lock[k].source][lock[k].target] |= (uint16_t)(1u << lock[k].digit);
     const bb_t *boards = board_digits(b);
-    for (int n = 0; n < DIRECT_LOCKS; n++) {
+    Found out = NOTHING;
+    int done = 0;
+    for (int n = 0, left_to_see = locks; n < DIRECT_LOCKS && left_to_see && !done; n++) {
         int s = T.se_direct_locks[is_pointing][n][0], t = T.se_direct_locks[is_pointing][n][1];
+        unsigned digits = locked_digits[s][t];
+        if (!digits) continue;
+        locked_digits[s][t] = 0;
+        left_to_see -= pop(digits);
         uint32_t others = 0;
         for (int j = 0; j < 9; j++) others |= 1u << parallel(s, UNITS[t][j]);
         others &= ~(1u << s);
-        for (int d = 0; d < 9; d++) {
+        for (; digits && !done; digits &= digits - 1) {
+            int d = __builtin_ctz(digits);
             bb_t bb = boards[d];
-            bb_t inside = bb & UNIT_BB[s];
-            if (!(inside & (inside - 1)) || (inside & ~UNIT_BB[t])) continue;
             bb_t removed = bb & UNIT_BB[t] & ~UNIT_BB[s];
             for (uint32_t m = others; m; m &= m - 1) {
                 bb_t spots = bb & UNIT_BB[__builtin_ctz(m)];
                 bb_t left = spots & ~removed;
-                if (bb_pop(spots) > 1 && bb_pop(left) == 1)
-                    return removal_and_single(b, UNIT_BB[t] & ~UNIT_BB[s], (mask_t)(1u << d), bb_first(left),
-                                              (mask_t)(1u << d));
+                if (bb_pop(spots) > 1 && bb_pop(left) == 1) {
+                    out = removal_and_single(b, UNIT_BB[t] & ~UNIT_BB[s], (mask_t)(1u << d), bb_first(left),
+                                             (mask_t)(1u << d));
+                    done = 1;
+                    break;
+                }
             }
         }
     }
-    return NOTHING;
+    for (int k = 0; k < locks; k++) locked_digits[lock[k].source][lock[k].target] = 0;
+    return out;
 }
 
 /* SukakuExplainer's direct forms (Juillerat's SE's): every pattern's single placed, the
