@@ -1,7 +1,7 @@
 """End-to-end puzzles/second of `run` (embedded) and of the Celery path, and where time goes.
 
     .venv/bin/python benchmarks/pipeline.py [--count 200000] [--runs 3] [--only run|celery]
-        [--batch-size N] [--sample 20000] [--seed 2024]
+        [--batch-size N] [--sample 20000] [--seed 2024] [--workers N] [--rating exact|fast]
 
 Input: `count` distinct puzzles made from ../shared/data/krazydad_graded_56k.tsv and
 seventeen_clue_49k.txt (105,158 distinct puzzles) by Sudoku symmetries with a fixed seed:
@@ -14,15 +14,22 @@ Each run uses a fresh database: SQLite for `run`; for Celery a new PostgreSQL da
 local server, two real workers of one pool process each on the local Redis, `import --wait`.
 The baseline, measured in the same run, is the solver alone on one core (`solve_many_timed`
 in batches over a `--sample` of the input): the end-to-end figures are also given as a ratio
-to it (2.0 would be two cores doing nothing but solving). Where the time goes: each stage
-alone, in CPU microseconds per puzzle (read/parse, import, solve, result write), then the CPU
-each process group spent during the end-to-end runs (the Celery overhead is the workers' CPU
-beyond solving and writing, plus Redis's).
+to it (2.0 would be two cores doing nothing but solving), and beside the solver alone on as
+many processes as the end-to-end run has (`run --workers`, one per core by default; Celery's
+two workers), in the same run: the share of it the end-to-end run reaches. Where the time goes:
+each stage alone, in CPU microseconds per puzzle (read/parse, import, solve, result write), then
+the CPU each process group spent during the end-to-end runs: `run`'s main process apart from its
+pool, the Celery workers, the producer, the PostgreSQL server and Redis (the Celery overhead is
+the workers' CPU beyond solving and writing, plus Redis's).
+
+`--rating` is SUDOKU_RATING for every part (the solver alone included): `fast` leaves SE's
+chains out, so that the solver's cost does not hide the bookkeeping's.
 """
 
 from __future__ import annotations
 
 import argparse
+import multiprocessing
 import os
 import random
 import resource
@@ -48,6 +55,8 @@ from db.engine import make_engine, session_factory  # noqa: E402
 from db.imports import BatchWork  # noqa: E402
 from db.migrate import upgrade  # noqa: E402
 from db.results import ResultRow, record_batch  # noqa: E402
+from db.tiers import IMPORT, RATING_MODES  # noqa: E402
+from worker import settings  # noqa: E402
 from worker.batch import solve_batch  # noqa: E402
 from worker.inputs import Input, collection_name, readable  # noqa: E402
 from worker.producer import import_chunks, open_import  # noqa: E402
@@ -108,14 +117,40 @@ def symmetric_copies(count: int, seed: int) -> list[str]:
     return lines
 
 
+def _sample(path: Path, sample: int, skip: int = 0) -> list[str]:
+    with path.open() as source:
+        lines = zip(range(skip + sample), source, strict=False)
+        return [line.split("\t")[0] for k, (_, line) in enumerate(lines) if k >= skip]
+
+
+def _solve_alone(puzzles: list[str], batch_size: int) -> None:
+    """The solver on `puzzles`, batch by batch, within the bulk path's budgets (SUDOKU_RATING)."""
+    work_budget, batch_budget = settings.rating_plan().budgets(IMPORT)
+    for start in range(0, len(puzzles), batch_size):
+        solver.solve_many_timed(
+            puzzles[start : start + batch_size],
+            work_budget=work_budget,
+            batch_budget=batch_budget,
+        )
+
+
 def solver_alone(path: Path, sample: int, batch_size: int) -> float:
     """Baseline: seconds per puzzle of the solver alone on one core, over a sample."""
-    with path.open() as source:
-        puzzles = [line.split("\t")[0] for _, line in zip(range(sample), source, strict=False)]
+    puzzles = _sample(path, sample)
     started = time.perf_counter()
-    for start in range(0, len(puzzles), batch_size):
-        solver.solve_many_timed(puzzles[start : start + batch_size])
+    _solve_alone(puzzles, batch_size)
     return (time.perf_counter() - started) / len(puzzles)
+
+
+def solver_alone_on(processes: int, path: Path, sample: int, batch_size: int) -> float:
+    """Puzzles a second of the solver alone on `processes` processes, each on its own part of
+    the input (`sample` puzzles each), started together: what the cores can do at most."""
+    parts = [_sample(path, sample, skip=k * sample) for k in range(processes)]
+    with multiprocessing.get_context("fork").Pool(processes) as pool:
+        pool.apply(_solve_alone, ([], batch_size))  # the pool is up before the clock starts
+        started = time.perf_counter()
+        pool.starmap(_solve_alone, [(part, batch_size) for part in parts], chunksize=1)
+        return sum(map(len, parts)) / (time.perf_counter() - started)
 
 
 # --- CPU accounting ----------------------------------------------------------------------
@@ -162,6 +197,19 @@ def children_cpu() -> float:
     """CPU seconds of this process's waited-for children (and theirs)."""
     usage = resource.getrusage(resource.RUSAGE_CHILDREN)
     return usage.ru_utime + usage.ru_stime
+
+
+def own_cpu_until_exit(proc: subprocess.Popen[bytes], every: float = 0.05) -> float:
+    """The CPU seconds a child spent itself (its own children's not counted), read from /proc
+    every `every` seconds until it exits: the last reading (a few ms short at most)."""
+    spent = 0.0
+    while proc.poll() is None:
+        try:
+            spent = _stat(proc.pid)[1]
+        except (FileNotFoundError, ProcessLookupError, ValueError):
+            break
+        time.sleep(every)
+    return spent
 
 
 # --- each stage alone --------------------------------------------------------------------
@@ -228,7 +276,10 @@ def stages(path: Path, folder: Path, batch_size: int, sample: int) -> dict[str, 
             count = sum(len(work.puzzles) for work in works)
             solving = works[: max(1, sample // batch_size)]
             started = time.process_time()
-            rows = [row for w in solving for row in solve_batch(w.collection_id, w.puzzles)]
+            plan = settings.rating_plan()
+            rows = [
+                row for w in solving for row in solve_batch(w.collection_id, w.puzzles, plan=plan)
+            ]
             out["solve (solver + rows, one core)"] = (
                 (time.process_time() - started) * count / len(rows)
             )
@@ -242,26 +293,45 @@ def stages(path: Path, folder: Path, batch_size: int, sample: int) -> dict[str, 
 # --- end to end ---------------------------------------------------------------------------
 
 
-def cli(*args: str, env: dict[str, str]) -> float:
-    """Seconds one `sudoku-batch` command takes (it must succeed, or end with 3)."""
+def cli(*args: str, env: dict[str, str]) -> tuple[float, float]:
+    """Seconds one `sudoku-batch` command takes (it must succeed, or end with 3), and the CPU
+    seconds of its own process (its pool's not counted)."""
     started = time.perf_counter()
-    done = subprocess.run(
-        [sys.executable, "-m", "worker", *args],
-        cwd=ROOT,
-        env={**os.environ, **env},
-        capture_output=True,
-        check=False,
-    )
-    if done.returncode not in (0, 3):
-        raise RuntimeError(f"sudoku-batch {args[0]} failed: {done.stderr.decode()[-2000:]}")
-    return time.perf_counter() - started
+    with tempfile.TemporaryFile() as errors:
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "worker", *args],
+            cwd=ROOT,
+            env={**os.environ, **env},
+            stdout=subprocess.DEVNULL,
+            stderr=errors,
+        )
+        own = own_cpu_until_exit(proc)
+        if proc.wait() not in (0, 3):
+            errors.seek(0)
+            raise RuntimeError(f"sudoku-batch {args[0]} failed: {errors.read().decode()[-2000:]}")
+    return time.perf_counter() - started, own
 
 
-def embedded(path: Path, folder: Path, batch_size: int) -> tuple[str, float, dict[str, float]]:
+# the processes each end-to-end run solves on: `run --workers N` (0: one per core), 2 workers
+PROCESSES = {"run": lambda workers: workers or os.cpu_count() or 1, "celery": lambda _: 2}
+
+
+def embedded(
+    path: Path, folder: Path, batch_size: int, workers: int
+) -> tuple[str, float, dict[str, float]]:
     url = f"sqlite:///{folder / f'run-{uuid.uuid4().hex[:6]}.db'}"
     before = children_cpu()
-    wall = cli("run", str(path), "--batch-size", str(batch_size), env={"SUDOKU_DATABASE_URL": url})
-    return "run (embedded, SQLite)", wall, {"main and pool processes": children_cpu() - before}
+    wall, main = cli(
+        "run",
+        str(path),
+        "--batch-size",
+        str(batch_size),
+        "--workers",
+        str(workers),
+        env={"SUDOKU_DATABASE_URL": url},
+    )
+    spent = {"main process": main, "pool processes": children_cpu() - before - main}
+    return f"run (embedded, SQLite, {PROCESSES['run'](workers)} workers)", wall, spent
 
 
 WORKER = [sys.executable, "-m", "worker", "worker", "--without-gossip", "--without-mingle"]
@@ -282,7 +352,9 @@ def start_workers(env: dict[str, str]) -> list[subprocess.Popen[bytes]]:
     ]
 
 
-def distributed(path: Path, folder: Path, batch_size: int) -> tuple[str, float, dict[str, float]]:
+def distributed(
+    path: Path, folder: Path, batch_size: int, workers: int
+) -> tuple[str, float, dict[str, float]]:
     with fresh_database("postgresql") as url:
         upgrade(url)
         queue = f"bench-{uuid.uuid4().hex[:8]}"
@@ -292,7 +364,7 @@ def distributed(path: Path, folder: Path, batch_size: int) -> tuple[str, float, 
         before = [sum(tree_cpu(w.pid) for w in workers), children_cpu()]
         before += [postgres_cpu(), redis_cpu()]
         try:
-            wall = cli("import", str(path), "--batch-size", str(batch_size), "--wait", env=env)
+            wall, _ = cli("import", str(path), "--batch-size", str(batch_size), "--wait", env=env)
             after = [sum(tree_cpu(w.pid) for w in workers), children_cpu()]
             after += [postgres_cpu(), redis_cpu()]
         finally:
@@ -305,14 +377,25 @@ def distributed(path: Path, folder: Path, batch_size: int) -> tuple[str, float, 
     return "celery (2 workers, PostgreSQL)", wall, spent
 
 
-def report(n: int, runs: int, baseline: float, walls: dict[str, list[float]]) -> None:
+def report(
+    n: int,
+    runs: int,
+    baseline: float,
+    walls: dict[str, list[float]],
+    alone: dict[str, list[float]],
+) -> None:
     print(f"\n{n:,} distinct puzzles, median of {runs} runs, {os.cpu_count()} cores,")
     print(f"solver backend {solver.backend()!r}: {1 / baseline:,.0f} puzzles/s alone on one core")
-    print(f"{'end to end':34} {'seconds':>8} {'puzzles/s':>10} {'x solver alone':>15}")
+    heading = ("end to end", "seconds", "puzzles/s", "x one core", "solver alone", "share")
+    print("{:40} {:>8} {:>10} {:>10} {:>18} {:>6}".format(*heading))
     for name, values in walls.items():
         seconds = statistics.median(values)
         rate = n / seconds
-        print(f"{name:34} {seconds:8.2f} {rate:10,.0f} {rate * baseline:15.2f}")
+        processes, best = alone[name][0], statistics.median(alone[name][1:])
+        print(
+            f"{name:40} {seconds:8.2f} {rate:10,.0f} {rate * baseline:10.2f}"
+            f" {best:10,.0f} on {processes:>2.0f} {rate / best:6.2f}"
+        )
 
 
 def report_cpu(title: str, n: int, cpu: dict[str, list[float]]) -> None:
@@ -330,12 +413,20 @@ def main() -> None:
     parser.add_argument("--batch-size", type=int, default=1_000)
     parser.add_argument("--sample", type=int, default=20_000, help="puzzles solved alone")
     parser.add_argument("--seed", type=int, default=SEED)
+    parser.add_argument(
+        "--workers", type=int, default=0, help="run's pool processes (0: one per core)"
+    )
+    parser.add_argument(
+        "--rating", choices=RATING_MODES, default=settings.rating_mode(), help="SUDOKU_RATING"
+    )
     args = parser.parse_args()
+    os.environ["SUDOKU_RATING"] = args.rating  # the end-to-end runs' and the solver's alone
     with tempfile.TemporaryDirectory() as name:
         folder = Path(name)
         path = folder / "symmetric.tsv"
         path.write_text("\n".join(symmetric_copies(args.count, args.seed)) + "\n")
         walls: dict[str, list[float]] = {}
+        alone: dict[str, list[float]] = {}  # per run: processes, then puzzles/s each run
         cpu: dict[str, dict[str, list[float]]] = {}
         baselines = []
         for _ in range(args.runs):
@@ -344,12 +435,17 @@ def main() -> None:
                 cpu.setdefault("stages", {}).setdefault(stage, []).append(seconds)
             for kind, run in (("run", embedded), ("celery", distributed)):
                 if args.only in (None, kind):
-                    label, wall, spent = run(path, folder, args.batch_size)
+                    label, wall, spent = run(path, folder, args.batch_size, args.workers)
                     walls.setdefault(label, []).append(wall)
+                    processes = PROCESSES[kind](args.workers)
+                    share = max(1, min(args.sample, args.count // processes))
+                    rate = solver_alone_on(processes, path, share, args.batch_size)
+                    alone.setdefault(label, [processes]).append(rate)
                     for group, seconds in spent.items():
                         cpu.setdefault(label, {}).setdefault(group, []).append(seconds)
     baseline = statistics.median(baselines)
-    report(args.count, args.runs, baseline, walls)
+    print(f"rating: {args.rating}")
+    report(args.count, args.runs, baseline, walls, alone)
     report_cpu("where the time goes: each stage alone, one process", args.count, cpu["stages"])
     for label in walls:
         report_cpu(f"CPU during {label}", args.count, {**cpu[label], **overhead(label, cpu)})
