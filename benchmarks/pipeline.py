@@ -117,10 +117,10 @@ def symmetric_copies(count: int, seed: int) -> list[str]:
     return lines
 
 
-def _sample(path: Path, sample: int, skip: int = 0) -> list[str]:
+def _sample(path: Path, sample: int) -> list[str]:
+    """The puzzles of the input's first `sample` lines."""
     with path.open() as source:
-        lines = zip(range(skip + sample), source, strict=False)
-        return [line.split("\t")[0] for k, (_, line) in enumerate(lines) if k >= skip]
+        return [line.split("\t")[0] for _, line in zip(range(sample), source, strict=False)]
 
 
 def _solve_alone(puzzles: list[str], batch_size: int) -> None:
@@ -145,7 +145,8 @@ def solver_alone(path: Path, sample: int, batch_size: int) -> float:
 def solver_alone_on(processes: int, path: Path, sample: int, batch_size: int) -> float:
     """Puzzles a second of the solver alone on `processes` processes, each on its own part of
     the input (`sample` puzzles each), started together: what the cores can do at most."""
-    parts = [_sample(path, sample, skip=k * sample) for k in range(processes)]
+    puzzles = _sample(path, processes * sample)
+    parts = [puzzles[k * sample : (k + 1) * sample] for k in range(processes)]
     with multiprocessing.get_context("fork").Pool(processes) as pool:
         pool.apply(_solve_alone, ([], batch_size))  # the pool is up before the clock starts
         started = time.perf_counter()
@@ -312,8 +313,12 @@ def cli(*args: str, env: dict[str, str]) -> tuple[float, float]:
     return time.perf_counter() - started, own
 
 
-# the processes each end-to-end run solves on: `run --workers N` (0: one per core), 2 workers
-PROCESSES = {"run": lambda workers: workers or os.cpu_count() or 1, "celery": lambda _: 2}
+CELERY_WORKERS = 2  # Celery workers of one pool process each
+# the processes each end-to-end run solves on: `run --workers N` (0: one per core), the workers
+PROCESSES = {
+    "run": lambda workers: workers or os.cpu_count() or 1,
+    "celery": lambda _: CELERY_WORKERS,
+}
 
 
 def embedded(
@@ -338,7 +343,7 @@ WORKER = [sys.executable, "-m", "worker", "worker", "--without-gossip", "--witho
 
 
 def start_workers(env: dict[str, str]) -> list[subprocess.Popen[bytes]]:
-    """Two Celery workers of one pool process each, in their own process groups."""
+    """CELERY_WORKERS Celery workers of one pool process each, in their own process groups."""
     return [
         subprocess.Popen(
             [*WORKER, "--concurrency=1", f"--hostname=bench{i}@%h"],
@@ -348,7 +353,7 @@ def start_workers(env: dict[str, str]) -> list[subprocess.Popen[bytes]]:
             stderr=subprocess.DEVNULL,
             start_new_session=True,
         )
-        for i in range(2)
+        for i in range(CELERY_WORKERS)
     ]
 
 
@@ -374,7 +379,7 @@ def distributed(
                 proc.wait(30)
     groups = ("workers (consumers and pool)", "producer (import --wait)", "postgresql", "redis")
     spent = {group: a - b for group, a, b in zip(groups, after, before, strict=True)}
-    return "celery (2 workers, PostgreSQL)", wall, spent
+    return f"celery ({CELERY_WORKERS} workers, PostgreSQL)", wall, spent
 
 
 def report(
@@ -382,7 +387,7 @@ def report(
     runs: int,
     baseline: float,
     walls: dict[str, list[float]],
-    alone: dict[str, list[float]],
+    alone: dict[str, tuple[int, list[float]]],
 ) -> None:
     print(f"\n{n:,} distinct puzzles, median of {runs} runs, {os.cpu_count()} cores,")
     print(f"solver backend {solver.backend()!r}: {1 / baseline:,.0f} puzzles/s alone on one core")
@@ -391,10 +396,11 @@ def report(
     for name, values in walls.items():
         seconds = statistics.median(values)
         rate = n / seconds
-        processes, best = alone[name][0], statistics.median(alone[name][1:])
+        processes, rates = alone[name]
+        best = statistics.median(rates)
         print(
             f"{name:40} {seconds:8.2f} {rate:10,.0f} {rate * baseline:10.2f}"
-            f" {best:10,.0f} on {processes:>2.0f} {rate / best:6.2f}"
+            f" {best:10,.0f} on {processes:>2} {rate / best:6.2f}"
         )
 
 
@@ -426,7 +432,7 @@ def main() -> None:
         path = folder / "symmetric.tsv"
         path.write_text("\n".join(symmetric_copies(args.count, args.seed)) + "\n")
         walls: dict[str, list[float]] = {}
-        alone: dict[str, list[float]] = {}  # per run: processes, then puzzles/s each run
+        alone: dict[str, tuple[int, list[float]]] = {}  # processes, puzzles/s each run
         cpu: dict[str, dict[str, list[float]]] = {}
         baselines = []
         for _ in range(args.runs):
@@ -440,7 +446,7 @@ def main() -> None:
                     processes = PROCESSES[kind](args.workers)
                     share = max(1, min(args.sample, args.count // processes))
                     rate = solver_alone_on(processes, path, share, args.batch_size)
-                    alone.setdefault(label, [processes]).append(rate)
+                    alone.setdefault(label, (processes, []))[1].append(rate)
                     for group, seconds in spent.items():
                         cpu.setdefault(label, {}).setdefault(group, []).append(seconds)
     baseline = statistics.median(baselines)
