@@ -7,7 +7,7 @@ again inserts nothing and counts nothing twice.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from itertools import groupby
 from typing import Any, cast
@@ -162,16 +162,18 @@ def _lines_of(
     collection_id: int,
     accepted: list[tuple[int, str]],
     puzzles: tuple[Known, list[int]] | None,
+    forms: Mapping[str, str] | None,
 ) -> _Lines:
-    """Store the new puzzles of these lines (in line order), unless `puzzles` says they are
-    stored (`db.known.stored_puzzles`); the lines to store."""
+    """Store the new puzzles of these lines (in line order, with their canonical `forms` when
+    known), unless `puzzles` says they are stored (`db.known.stored_puzzles`); the lines to
+    store."""
     if not accepted:
         return _Lines([], [], 0)
     wrong = next((givens for _, givens in accepted if len(givens) != 81), None)
     if wrong is not None:
         raise ValueError(f"givens must be 81 characters, got {len(wrong)}: {wrong[:90]!r}")
     if puzzles is None:
-        known = puzzles_of(session, collection_id, accepted)
+        known = puzzles_of(session, collection_id, accepted, forms)
     else:
         known = held_by(session, collection_id, *puzzles)
     stored = stored_lines(session, collection_id, accepted[0][0], accepted[-1][0])
@@ -223,6 +225,7 @@ def add_records(
     batch_size: int,
     puzzles: tuple[Known, list[int]] | None = None,
     *,
+    forms: Mapping[str, str] | None = None,
     keep_paths: bool = False,
 ) -> list[BatchWork]:
     """Store one chunk of a file's records; the new batches to enqueue after commit (their
@@ -231,11 +234,12 @@ def add_records(
     `accepted` holds (line, givens) already normalised to 81 characters; `rejected` holds
     (line, raw_text, reason, column). Chunks must arrive in line order for duplicates to be
     told apart from first occurrences. `puzzles`: what `db.known.stored_puzzles` said of
-    these puzzles, when the caller stored them already.
+    these puzzles, when the caller stored them already; `forms`: the canonical form of every
+    accepted puzzle, when the caller made them (`worker.reader`).
     """
     if batch_size < 1:
         raise ValueError(f"batch_size must be at least 1, got {batch_size}")
-    lines = _lines_of(session, collection_id, sorted(accepted), puzzles)
+    lines = _lines_of(session, collection_id, sorted(accepted), puzzles, forms)
     work = _make_batches(session, collection_id, lines, batch_size, keep_paths)
     rows = ((collection_id, *row[:4]) for row in lines.rows)
     inserted = insert_rows(

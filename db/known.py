@@ -10,7 +10,7 @@ an index scan: `IN (...)` pages on SQLite, `= ANY(array)` on PostgreSQL.
 from __future__ import annotations
 
 from collections.abc import Collection as Sized
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from typing import Any, NamedTuple
 
 from sqlalchemy import ColumnElement, any_, bindparam, select
@@ -49,19 +49,29 @@ class Known(NamedTuple):
     held: set[int]
 
 
-def puzzles_of(session: Session, collection_id: int, accepted: list[tuple[int, str]]) -> Known:
+def puzzles_of(
+    session: Session,
+    collection_id: int,
+    accepted: list[tuple[int, str]],
+    forms: Mapping[str, str] | None = None,
+) -> Known:
     """Store the new puzzles of these (line, givens); what is known of every one of them."""
-    known, earlier = stored_puzzles(session, accepted)
+    known, earlier = stored_puzzles(session, accepted, forms)
     return held_by(session, collection_id, known, earlier)
 
 
-def stored_puzzles(session: Session, accepted: list[tuple[int, str]]) -> tuple[Known, list[int]]:
+def stored_puzzles(
+    session: Session, accepted: list[tuple[int, str]], forms: Mapping[str, str] | None = None
+) -> tuple[Known, list[int]]:
     """Store the new puzzles of these (line, givens), in line order; each one's id and those
     that have a result (`held` left empty: no collection is asked), and the ids of the
     puzzles stored before this call (the only ones a collection may hold). Each new puzzle is
-    stored with its canonical form (`solver.canonical_many`, microseconds a puzzle)."""
-    distinct = list(dict.fromkeys(givens for _, givens in accepted))  # a repeat costs nothing
-    form_of = dict(zip(distinct, solver.canonical_many(distinct), strict=True))
+    stored with its canonical form: from `forms` (givens -> form, made by the caller), else
+    made here (`solver.canonical_many`, microseconds a puzzle)."""
+    if forms is None:
+        distinct = list(dict.fromkeys(givens for _, givens in accepted))  # a repeat costs nothing
+        forms = dict(zip(distinct, solver.canonical_many(distinct), strict=True))
+    form_of = forms
     staged = [(line, givens, form_of[givens]) for line, givens in accepted]
     stage_rows(session, STAGE, STAGE_COLUMNS[dialect_of(session)], staged)
     known = Known(dict(driver_connection(session).execute(NEW_PUZZLES).fetchall()), set(), set())

@@ -2,4 +2,5 @@
 
 from worker.cli import main
 
-main()
+if __name__ == "__main__":  # not when a child process of `run` imports it
+    main()

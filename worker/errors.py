@@ -24,6 +24,11 @@ class SourceError(SudokuBatchError, ValueError):
         super().__init__(f"{where(path, line)}: {message}")
         self.path = path
         self.line = line
+        self.message = message
+
+    def __reduce__(self) -> tuple[type[SourceError], tuple[Path, int | None, str]]:
+        """Pickled whole (raised in the process reading a file, reported by its parent)."""
+        return SourceError, (self.path, self.line, self.message)
 
 
 def where(path: Path | str, line: int | None = None, column: int | None = None) -> str:

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
-from itertools import islice
 from pathlib import Path
 
 from sqlalchemy.orm import Session, sessionmaker
@@ -27,7 +26,7 @@ from db.ratings import queue_pending
 from db.removal import drop_if_empty
 from db.tiers import BATCH_KINDS, DEEP_BATCH
 from worker.inputs import Readable
-from worker.sources import Accepted, Rejected, read_puzzles
+from worker.reader import read_chunks
 
 CHUNK_BATCHES = 10  # batches a transaction stores before they are handed out
 
@@ -80,17 +79,15 @@ def import_chunks(
     sessions: sessionmaker[Session], job: Import, batch_size: int
 ) -> Iterator[list[BatchWork]]:
     """Store the file's records chunk by chunk; yield each chunk's new batches once committed."""
-    records = read_puzzles(job.path, job.shown)
-    for chunk in chunked(records, batch_size * CHUNK_BATCHES):
-        accepted = [(r.line, r.puzzle) for r in chunk if isinstance(r, Accepted)]
-        rejected = [(r.line, r.raw, r.reason, r.column) for r in chunk if isinstance(r, Rejected)]
+    for chunk in read_chunks(job.path, job.shown, batch_size * CHUNK_BATCHES):
         with sessions() as session:
             works = add_records(
                 session,
                 job.collection_id,
-                accepted,
-                rejected,
+                chunk.accepted,
+                chunk.rejected,
                 batch_size,
+                forms=chunk.forms,
                 keep_paths=job.keep_paths,
             )
             session.commit()
@@ -140,12 +137,3 @@ def send_batches(
     with sessions() as session:
         mark_queued(session, [work.batch_id for work in works])
         session.commit()
-
-
-def chunked(
-    records: Iterable[Accepted | Rejected], size: int
-) -> Iterator[list[Accepted | Rejected]]:
-    """Lists of up to `size` records, read lazily."""
-    iterator = iter(records)
-    while chunk := list(islice(iterator, size)):
-        yield chunk

@@ -56,6 +56,25 @@ def test_run_solves_every_distinct_puzzle_and_reports_the_rejected_line(
     assert results == total == done == 120
 
 
+def test_a_file_read_by_a_child_process_is_stored_whole(
+    env: dict[str, str], puzzle_file: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A large file's lines are read and prepared in a child process (worker.reader): every
+    line, rejection, result and canonical form is stored as when the run reads it itself."""
+    monkeypatch.setattr("worker.reader.READ_AHEAD_FROM", 0)  # this small file too
+    result = invoke("run", str(puzzle_file))
+    assert result.exit_code == 3, result.output
+    assert "small.txt:21: expected 81 cells, got 5" in result.output
+    url = env["SUDOKU_DATABASE_URL"]
+    [(lines, accepted, duplicates, rejected, done)] = table_rows(
+        url, "SELECT lines_read, accepted, duplicates, rejected, done FROM collections"
+    )
+    assert (lines, accepted, duplicates, rejected, done) == (122, 120, 1, 1, 120)
+    stored = table_rows(url, "SELECT givens, canonical FROM puzzles ORDER BY givens")
+    givens = [str(g) for g, _ in stored]
+    assert [form for _, form in stored] == solver.canonical_many(givens)
+
+
 def test_run_stores_what_the_solver_says(env: dict[str, str], puzzle_file: Path) -> None:
     """Every stored row equals a direct solver call on its puzzle (rated fast, as `env` has
     it: SE's chains off)."""

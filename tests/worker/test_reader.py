@@ -1,0 +1,138 @@
+"""worker.reader: a file's chunks, the same whether a child process or the reader makes them."""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+import queue
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+import solver
+from tests.worker.test_sources import EASY, HARDEST, SEVENTEEN
+from worker import reader
+from worker.errors import SourceError
+from worker.reader import Chunk, read_chunks
+
+LINES = [EASY, "not a puzzle", SEVENTEEN, EASY, HARDEST, "", "# a comment", "12345"]
+
+
+@pytest.fixture
+def puzzles(tmp_path: Path) -> Path:
+    path = tmp_path / "puzzles.txt"
+    path.write_text("\n".join(LINES * 5) + "\n")
+    return path
+
+
+@pytest.fixture
+def in_child(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every file, however small, is read in a child process."""
+    monkeypatch.setattr(reader, "READ_AHEAD_FROM", 0)
+
+
+def chunks(path: Path, size: int = 7) -> list[Chunk]:
+    return list(read_chunks(path, str(path), size))
+
+
+def test_a_chunk_holds_its_lines_rejections_and_canonical_forms(puzzles: Path) -> None:
+    found = chunks(puzzles)
+    accepted = [pair for chunk in found for pair in chunk.accepted]
+    rejected = [row for chunk in found for row in chunk.rejected]
+    assert [givens for _, givens in accepted] == [EASY, SEVENTEEN, EASY, HARDEST] * 5
+    assert [line for line, *_ in rejected][:2] == [2, 8]
+    assert rejected[1][2] == "expected 81 cells, got 5"
+    for chunk in found:
+        givens = sorted(chunk.forms)
+        assert givens == sorted({g for _, g in chunk.accepted})
+        assert [chunk.forms[g] for g in givens] == solver.canonical_many(givens)
+
+
+@pytest.mark.usefixtures("in_child")
+def test_a_child_process_gives_the_chunks_the_reader_would_make(
+    puzzles: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from_child = chunks(puzzles)
+    monkeypatch.setattr(reader, "READ_AHEAD_FROM", 10**12)
+    assert from_child == chunks(puzzles)
+    assert len(from_child) == 5  # 40 lines, 30 records (blank lines and comments are none)
+
+
+@pytest.mark.usefixtures("in_child")
+def test_a_fault_of_the_whole_file_is_raised_by_the_reader_as_it_is(tmp_path: Path) -> None:
+    path = tmp_path / "header.csv"
+    path.write_text("id,name\n1,x\n")
+    with pytest.raises(SourceError) as raised:
+        chunks(path)
+    assert raised.value.path == Path(str(path))
+    assert raised.value.line == 1
+    assert "puzzle" in str(raised.value)
+
+
+@pytest.mark.usefixtures("in_child")
+def test_a_reader_that_stops_early_stops_its_child(puzzles: Path) -> None:
+    read = read_chunks(puzzles, str(puzzles), 1)
+    assert next(read).accepted == [(1, EASY)]
+    read.close()
+    assert multiprocessing.active_children() == []
+
+
+def test_a_child_whose_parent_is_gone_stops_handing_over() -> None:
+    full: queue.Queue[object] = queue.Queue(maxsize=1)
+    full.put("unread")
+    assert not reader._put(full, "more", parent=os.getpid() + 1_000_000)
+
+
+def test_a_child_that_died_is_an_error_naming_the_file() -> None:
+    context = multiprocessing.get_context("spawn")
+    child = context.Process(target=os.getpid)  # ends at once, having sent nothing
+    child.start()
+    child.join()
+    with pytest.raises(ChildProcessError, match=r"big\.txt: the process reading it stopped"):
+        reader._next(context.Queue(), child, "big.txt")
+
+
+ORPHAN = """
+import os, sys
+from pathlib import Path
+from worker import reader
+reader.READ_AHEAD_FROM = 0
+chunks = reader.read_chunks(Path(sys.argv[1]), sys.argv[1], 1000)
+next(chunks)
+import multiprocessing
+Path(sys.argv[2]).write_text(str(multiprocessing.active_children()[0].pid))
+os._exit(9)  # killed: no clean-up runs
+"""
+
+
+def test_a_reader_killed_mid_file_leaves_no_process_behind(tmp_path: Path) -> None:
+    """The child, its parent gone, stops within seconds, with chunks left unread (more than a
+    pipe holds)."""
+    big = tmp_path / "big.txt"
+    big.write_text("\n".join(LINES * 2000))
+    pid = tmp_path / "child.pid"
+    # no pipe to the child: it would hold it open, and the run wait for it
+    done = subprocess.run(
+        [sys.executable, "-c", ORPHAN, str(big), str(pid)],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        check=False,
+        timeout=60,
+    )
+    assert done.returncode == 9
+    child = int(pid.read_text())
+    deadline = time.monotonic() + 30
+    while _alive(child):
+        assert time.monotonic() < deadline, "the reader outlived its parent by 30 s"
+        time.sleep(0.1)
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    return Path(f"/proc/{pid}/stat").read_text().split()[2] != "Z"  # a zombie is gone
