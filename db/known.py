@@ -67,12 +67,10 @@ def stored_puzzles(
     that have a result (`held` left empty: no collection is asked), and the ids of the
     puzzles stored before this call (the only ones a collection may hold). Each new puzzle is
     stored with its canonical form: from `forms` (givens -> form, made by the caller), else
-    made here (`solver.canonical_many`, microseconds a puzzle)."""
+    made here (`solver.canonical_forms`, microseconds a puzzle)."""
     if forms is None:
-        distinct = list(dict.fromkeys(givens for _, givens in accepted))  # a repeat costs nothing
-        forms = dict(zip(distinct, solver.canonical_many(distinct), strict=True))
-    form_of = forms
-    staged = [(line, givens, form_of[givens]) for line, givens in accepted]
+        forms = solver.canonical_forms(givens for _, givens in accepted)
+    staged = [(line, givens, forms[givens]) for line, givens in accepted]
     stage_rows(session, STAGE, STAGE_COLUMNS[dialect_of(session)], staged)
     known = Known(dict(driver_connection(session).execute(NEW_PUZZLES).fetchall()), set(), set())
     seen_before = list({givens for _, givens in accepted if givens not in known.ids})

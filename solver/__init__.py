@@ -10,6 +10,7 @@ Public API::
     solving_path(puzzle, *, profile, work_budget) -> SolvingPath   (steps: PathStep)
     backend() -> "native" | "python"          use_backend("native" | "python" | "auto")
     canonical(puzzle) -> str                  canonical_many(puzzles) -> list[str]  (minlex)
+    canonical_forms(puzzles) -> dict[str, str]  (each distinct one's form, by its text)
     is_minimal(puzzle) -> bool | None         minimal_many(puzzles) -> list[bool | None]
     find_conflict(grid) -> str | None         is_solution(puzzle, solution) -> bool
     SolveResult, Metrics, LADDER, Rung, LADDER_CEILING, SOLVER_VERSION
@@ -25,6 +26,7 @@ from solver.backends import (
     available,
     backend,
     canonical,
+    canonical_forms,
     canonical_many,
     is_minimal,
     minimal_many,
@@ -68,6 +70,7 @@ __all__ = [
     "available",
     "backend",
     "canonical",
+    "canonical_forms",
     "canonical_many",
     "find_conflict",
     "is_minimal",

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 
 from solver import canon, engine, minimal, path, work
 from solver.errors import PuzzleFormatError
@@ -153,6 +153,13 @@ def canonical_many(puzzles: Sequence[Puzzle]) -> list[str]:
         except PuzzleFormatError as exc:
             raise PuzzleFormatError(f"puzzle {k}: {exc}", exc.column) from exc
     return forms
+
+
+def canonical_forms(puzzles: Iterable[str]) -> dict[str, str]:
+    """Each distinct puzzle's canonical form, by its text (``canonical_many`` once for each:
+    a repeat costs nothing)."""
+    distinct = list(dict.fromkeys(puzzles))
+    return dict(zip(distinct, canonical_many(distinct), strict=True))
 
 
 def canonical(puzzle: Puzzle) -> str:

@@ -1,7 +1,7 @@
 """The import's reader: a file's records in chunks, each ready to store.
 
 A chunk holds its accepted lines, its rejected ones and the canonical form of each distinct
-puzzle (`solver.canonical_many`). Reading, parsing and canonical forms cost about a third of
+puzzle (`solver.canonical_forms`). Reading, parsing and canonical forms cost about a third of
 the CPU an import spends on each puzzle, so for a large file they are done in a child
 process, up to `READ_AHEAD` chunks ahead of the process that stores them (`import` and
 `run`: that one process is SQLite's only writer, and it can only write faster if it does
@@ -69,9 +69,7 @@ def prepare(records: list[Record]) -> Chunk:
     """One chunk of records, ready to store."""
     accepted = [(r.line, r.puzzle) for r in records if isinstance(r, Accepted)]
     rejected = [(r.line, r.raw, r.reason, r.column) for r in records if isinstance(r, Rejected)]
-    distinct = list(dict.fromkeys(givens for _, givens in accepted))
-    forms = dict(zip(distinct, solver.canonical_many(distinct), strict=True))
-    return Chunk(accepted, rejected, forms)
+    return Chunk(accepted, rejected, solver.canonical_forms(givens for _, givens in accepted))
 
 
 def read_chunks(path: Path, shown: str, size: int) -> Iterator[Chunk]:

@@ -137,3 +137,10 @@ def test_repeated_lines_of_the_multi_solution_set_share_their_class(native: Modu
     for line in repeated:
         assert {f for li, f in zip(lines, forms, strict=True) if li == line} == {by_line[line]}
     assert len(set(forms)) <= len(set(lines))
+
+
+def test_canonical_forms_give_each_distinct_puzzle_its_form_once() -> None:
+    repeated = [PUZZLES[0], PUZZLES[1], PUZZLES[0]]
+    forms = solver.canonical_forms(repeated)
+    assert list(forms) == [PUZZLES[0], PUZZLES[1]]
+    assert list(forms.values()) == solver.canonical_many(PUZZLES[:2])
