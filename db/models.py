@@ -27,6 +27,7 @@ from sqlalchemy import (
     Text,
     false,
     func,
+    text,
 )
 from sqlalchemy.dialects.postgresql import JSONB
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
@@ -69,6 +70,20 @@ NAME_LENGTH = 200  # characters of a collection name, or of a producer's referen
 Id = BigInteger().with_variant(Integer(), "sqlite")
 Json = JSON().with_variant(JSONB(), "postgresql")
 Timestamp = DateTime(timezone=True)
+
+
+# The tables written a row a puzzle (collection_puzzles, results, solving_paths, batch_puzzles)
+# hold no FOREIGN KEY to puzzles, collections or batches: each would cost a check a row, and the
+# code that writes them proves them (docs: Architecture, "References kept by the code"). A
+# column's `info` names what it refers to, for the SQL reference.
+REFERS_TO = "refers_to"
+
+
+def _refers_to(target: str) -> dict[str, str]:
+    return {REFERS_TO: target}
+
+
+PENDING_INDEX = "ix_results_pending"
 
 
 def _in(column: str, values: tuple[str, ...]) -> str:
@@ -217,19 +232,21 @@ class CollectionPuzzle(Base):
     )
 
     collection_id: Mapped[int] = mapped_column(
-        ForeignKey("collections.id", ondelete="CASCADE"),
+        Integer,
         primary_key=True,
+        info=_refers_to("collections.id"),
         comment="The collection.",
     )
     line: Mapped[int] = mapped_column(
         Integer, primary_key=True, comment="1-based line of the record in the file."
     )
     puzzle_id: Mapped[int] = mapped_column(
-        ForeignKey("puzzles.id"), index=True, comment="The puzzle on that line."
+        Id, index=True, info=_refers_to("puzzles.id"), comment="The puzzle on that line."
     )
     batch_id: Mapped[int | None] = mapped_column(
-        ForeignKey("batches.id", ondelete="SET NULL"),
+        Id,
         index=True,
+        info=_refers_to("batches.id"),
         comment="Batch that solves it; NULL for a duplicate line or a puzzle solved before.",
     )
     is_duplicate: Mapped[bool] = mapped_column(
@@ -250,7 +267,11 @@ class BatchPuzzle(Base):
         ForeignKey("batches.id", ondelete="CASCADE"), primary_key=True, comment="The batch."
     )
     puzzle_id: Mapped[int] = mapped_column(
-        ForeignKey("puzzles.id"), primary_key=True, index=True, comment="A puzzle it rates."
+        Id,
+        primary_key=True,
+        index=True,
+        info=_refers_to("puzzles.id"),
+        comment="A puzzle it rates.",
     )
 
 
@@ -283,13 +304,27 @@ class Result(Base):
         CheckConstraint(_in("status", STATUSES), name="status"),
         CheckConstraint(_in("rating_state", RATING_STATES), name="rating_state"),
         CheckConstraint(_in("rating_tier", RATING_TIERS), name="rating_tier"),
+        # The pending ratings alone (the deep tier's work, few), for the queries that find them.
+        # The columns holding a few values over the whole table (status, the label, ...) have
+        # no index: a bulk import paid an entry in each a row, and a query reaches a collection's
+        # results through its lines (docs: The tables).
+        Index(
+            PENDING_INDEX,
+            "puzzle_id",
+            postgresql_where=text(f"rating_state = '{PENDING_RATING}'"),
+            sqlite_where=text(f"rating_state = '{PENDING_RATING}'"),
+        ),
         {"comment": "The solver's verdict and difficulty metrics, one row per distinct puzzle."},
     )
 
     puzzle_id: Mapped[int] = mapped_column(
-        ForeignKey("puzzles.id"), primary_key=True, comment="The puzzle."
+        Id,
+        primary_key=True,
+        autoincrement=False,
+        info=_refers_to("puzzles.id"),
+        comment="The puzzle.",
     )
-    status: Mapped[str] = mapped_column(String(16), index=True, comment=f"{_one_of(STATUSES)}.")
+    status: Mapped[str] = mapped_column(String(16), comment=f"{_one_of(STATUSES)}.")
     solution: Mapped[str | None] = mapped_column(
         String(81), comment="81 digits, checked valid; NULL unless status is solved."
     )
@@ -297,7 +332,7 @@ class Result(Base):
         Text, comment="Why the puzzle is invalid or unsolvable."
     )
     solved_by_elimination: Mapped[bool | None] = mapped_column(
-        Boolean, index=True, comment="True when logical techniques alone solved it, no guessing."
+        Boolean, comment="True when logical techniques alone solved it, no guessing."
     )
     hardest_technique: Mapped[str | None] = mapped_column(
         String(32), comment="Hardest technique of the ladder that fired (e.g. x_wing)."
@@ -306,16 +341,14 @@ class Result(Base):
         Json, comment="JSON object: technique name -> times it fired."
     )
     recursion_depth: Mapped[int | None] = mapped_column(
-        Integer, index=True, comment="Deepest level of search (guess) needed; 0 = no guessing."
+        Integer, comment="Deepest level of search (guess) needed; 0 = no guessing."
     )
     guesses: Mapped[int | None] = mapped_column(Integer, comment="Guesses made by the search.")
     backtracks: Mapped[int | None] = mapped_column(
         Integer, comment="Guesses the search had to undo."
     )
     nodes: Mapped[int | None] = mapped_column(Integer, comment="Search nodes visited.")
-    difficulty: Mapped[str | None] = mapped_column(
-        String(16), index=True, comment=f"Label: {_one_of(LABELS)}."
-    )
+    difficulty: Mapped[str | None] = mapped_column(String(16), comment=f"Label: {_one_of(LABELS)}.")
     difficulty_score: Mapped[float | None] = mapped_column(
         Float, index=True, comment="Numeric difficulty the label is cut from; higher is harder."
     )
@@ -327,7 +360,6 @@ class Result(Base):
     )
     rating_state: Mapped[str | None] = mapped_column(
         String(16),
-        index=True,
         comment=f"{EXACT}: difficulty_score, ep and ed are Sudoku Explainer's own (every step "
         f"rated by its SE value); {PENDING_RATING}: an interim estimate, the puzzle needing more "
         f"work than the bulk path's budget, to be rated again within the deep budget; "
@@ -401,7 +433,11 @@ class SolvingPath(Base):
     )
 
     puzzle_id: Mapped[int] = mapped_column(
-        ForeignKey("puzzles.id"), primary_key=True, comment="The puzzle."
+        Id,
+        primary_key=True,
+        autoincrement=False,
+        info=_refers_to("puzzles.id"),
+        comment="The puzzle.",
     )
     steps: Mapped[list[Any]] = mapped_column(
         Json,

@@ -16,9 +16,10 @@ from __future__ import annotations
 
 from typing import NamedTuple, cast
 
-from sqlalchemy import ColumnElement, Table, delete, select, update
+from sqlalchemy import ColumnElement, Table, delete, select, text, update
 from sqlalchemy.orm import Session
 
+from db.bulk import dialect_of
 from db.counters import COUNTERS, collections_table
 from db.errors import UnknownCollection
 from db.models import (
@@ -105,7 +106,15 @@ class Pruned(NamedTuple):
 
 def prune_orphans(session: Session) -> Pruned:
     """Remove the puzzles no collection's line holds any more, with their results, solving
-    paths and places in rating batches (those first: they refer to the puzzles)."""
+    paths and places in rating batches (those first: they refer to the puzzles).
+
+    No foreign key keeps a line from naming a puzzle deleted here (docs: Architecture,
+    "References kept by the code"), so no import may store puzzles meanwhile: on PostgreSQL
+    the puzzles are locked against writes until commit (an import's puzzles go first, so an
+    import under way is waited for, and one that starts waits); SQLite takes one writer at a
+    time anyway."""
+    if dialect_of(session) == "postgresql":
+        session.execute(text("LOCK TABLE puzzles IN SHARE ROW EXCLUSIVE MODE"))
     held = select(CollectionPuzzle.puzzle_id)
     paths = _delete(session, cast(Table, SolvingPath.__table__), SolvingPath.puzzle_id.not_in(held))
     _delete(session, cast(Table, BatchPuzzle.__table__), BatchPuzzle.puzzle_id.not_in(held))

@@ -17,7 +17,7 @@ from mkdocs.exceptions import PluginError
 from sqlalchemy import Column, Table
 from sqlalchemy.dialects import postgresql
 
-from db.models import Base
+from db.models import REFERS_TO, Base
 from db.views import puzzle_results
 
 TABLES_MARKER = (
@@ -44,6 +44,8 @@ def column_type(column: Column[Any]) -> str:
     words += ["not null"] * (not column.nullable) + ["unique"] * bool(column.unique)
     words += ["indexed"] * bool(column.index)
     keys = ["PK"] * column.primary_key + [f"→ {fk.target_fullname}" for fk in column.foreign_keys]
+    if REFERS_TO in column.info:
+        keys.append(f"→ {column.info[REFERS_TO]}, kept by the code")
     return ", ".join(words) + (f" ({', '.join(keys)})" if keys else "")
 
 

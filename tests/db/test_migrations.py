@@ -8,12 +8,12 @@ import re
 import pytest
 from alembic.autogenerate import compare_metadata
 from alembic.runtime.migration import MigrationContext
-from sqlalchemy import inspect, text
+from sqlalchemy import inspect, select, text
 
 from db import migrate
 from db.engine import ensure_schema, make_engine
 from db.errors import SchemaNotReady
-from db.models import BATCH_STATUSES, Base
+from db.models import BATCH_STATUSES, PENDING_INDEX, Base
 from db.tiers import BATCH_KINDS, RATING_STATES, RATING_TIERS
 from db.urls import normalize_url
 from db.views import VIEW_NAME, puzzle_results
@@ -260,3 +260,75 @@ def test_results_stored_before_tiers_keep_their_state_and_downgrade_gives_it_bac
         back = [tuple(row) for row in exact]
     engine.dispose()
     assert back == [(1, True), (2, False), (3, None)]
+
+
+def test_the_tables_written_a_row_a_puzzle_lose_their_keys_and_keep_their_rows(
+    database_url: str,
+) -> None:
+    """Revision 0008 drops the foreign keys of lines, results, paths and rating batches' puzzles
+    (SQLite makes the tables again, with their indexes and the view): every row stays and the
+    view shows it; a downgrade gives the keys back. At head, results keeps two indexes: the
+    score's and the pending ratings'."""
+    migrate.upgrade(database_url, "0007")
+    engine = make_engine(database_url)
+    with engine.begin() as connection:
+        connection.execute(
+            text("INSERT INTO puzzles (id, givens, givens_count) VALUES (7, :g, 1)"),
+            {"g": "7".ljust(81, ".")},
+        )
+        connection.execute(
+            text(
+                "INSERT INTO collections (id, name, source_file, content_hash) "
+                "VALUES (3, 'c', 'f', 'h')"
+            )
+        )
+        connection.execute(text("INSERT INTO batches (id, collection_id, size) VALUES (5, 3, 1)"))
+        connection.execute(
+            text(
+                "INSERT INTO collection_puzzles (collection_id, line, puzzle_id, batch_id, "
+                "is_duplicate) VALUES (3, 1, 7, 5, false)"
+            )
+        )
+        connection.execute(
+            text(
+                "INSERT INTO results (puzzle_id, status, rating_profile, solver_version, "
+                "solved_at) VALUES (7, 'solved', 'classic', '1.4.0', CURRENT_TIMESTAMP)"
+            )
+        )
+
+    def keys() -> dict[str, list[str]]:
+        engine.dispose()  # a connection made before the migration may read the old keys
+        with engine.connect() as connection:
+            found = inspect(connection)
+            return {
+                table: sorted(key["referred_table"] for key in found.get_foreign_keys(table))
+                for table in ("collection_puzzles", "results", "solving_paths", "batch_puzzles")
+            }
+
+    before = keys()
+    migrate.upgrade(database_url)
+    after = keys()
+    with engine.connect() as connection:
+        view = puzzle_results.c
+        shown = connection.execute(
+            select(view.collection, view.line, view.puzzle_id, view.batch_id, view.status)
+        ).all()
+        indexes = {index["name"] for index in inspect(connection).get_indexes("results")}
+    migrate.downgrade(database_url, "0007")
+    again = keys()
+    engine.dispose()
+    assert before == {
+        "collection_puzzles": ["batches", "collections", "puzzles"],
+        "results": ["puzzles"],
+        "solving_paths": ["puzzles"],
+        "batch_puzzles": ["batches", "puzzles"],
+    }
+    assert after == {
+        "collection_puzzles": [],
+        "results": [],
+        "solving_paths": [],
+        "batch_puzzles": ["batches"],
+    }
+    assert again == before
+    assert [tuple(row) for row in shown] == [("c", 1, 7, 5, "solved")]
+    assert indexes == {"ix_results_difficulty_score", PENDING_INDEX}

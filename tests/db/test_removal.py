@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import pytest
-from sqlalchemy import func, select
+from sqlalchemy import func, select, text
+from sqlalchemy.exc import OperationalError
 from sqlalchemy.orm import Session
 
+from db.engine import make_engine, session_factory
 from db.errors import UnknownCollection
 from db.imports import add_records, get_or_create_collection
+from db.migrate import upgrade
 from db.models import (
     Batch,
     BatchPuzzle,
@@ -114,8 +117,7 @@ def test_pruning_removes_the_puzzles_no_collection_holds_with_what_refers_to_the
     session: Session,
 ) -> None:
     """After a delete, the puzzles only it held go with their results, solving paths and
-    places in rating batches (foreign keys enforced on both databases); the puzzles another
-    collection holds stay, with theirs."""
+    places in rating batches; the puzzles another collection holds stay, with theirs."""
     solved_collection(session, "gone", range(1, 6))
     kept = solved_collection(session, "kept", range(4, 8))
     held = {pid for (pid,) in session.execute(select(CollectionPuzzle.puzzle_id))}
@@ -131,3 +133,31 @@ def test_pruning_removes_the_puzzles_no_collection_holds_with_what_refers_to_the
     assert count(session, Result) == count(session, SolvingPath) == len(left) == 4
     assert count(session, BatchPuzzle, batch_id=deep.batch_id) == 0  # its puzzle only "gone" held
     assert prune_orphans(session) == Pruned(0, 0, 0)
+
+
+def test_pruning_on_postgresql_waits_for_an_import_storing_puzzles(postgres_url: str) -> None:
+    """No foreign key keeps a line from naming a pruned puzzle, so a prune does not run beside
+    an import that stores puzzles: it waits for the import's commit (here, past its lock
+    timeout), then prunes what no line holds, and the import's puzzles stay."""
+    upgrade(postgres_url)
+    engine = make_engine(postgres_url)
+    sessions = session_factory(engine)
+    with sessions() as importing, sessions() as pruning:
+        solved_collection(importing, "gone", range(1, 4))
+        importing.commit()
+        delete_collection(importing, "gone")
+        importing.commit()
+        c = get_or_create_collection(importing, "new", "/data/new.txt", NEW)
+        add_records(importing, c.id, [(1, grid(2)), (2, grid(9))], [], batch_size=10)
+        pruning.execute(text("SET lock_timeout = '200ms'"))
+        with pytest.raises(OperationalError, match="lock timeout"):
+            prune_orphans(pruning)
+        pruning.rollback()
+        importing.commit()
+        assert prune_orphans(pruning) == Pruned(puzzles=2, results=2, paths=0)
+        pruning.commit()
+        left = {pid for (pid,) in pruning.execute(select(Puzzle.id))}
+        held = {pid for (pid,) in pruning.execute(select(CollectionPuzzle.puzzle_id))}
+    engine.dispose()
+    assert left == held
+    assert len(left) == 2
