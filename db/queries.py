@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections import Counter
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -59,21 +60,53 @@ DISTRIBUTIONS = (
 )
 
 
-def _result_counts(
-    session: Session, collection_ids: list[int], column: InstrumentedAttribute[Any]
-) -> dict[int, dict[str, int]]:
-    """collection id -> value of a results column -> distinct puzzles (NULL left out)."""
+# The results columns the summary counts puzzles by, in one pass over a collection's lines.
+_SUMMED = (
+    Result.status,
+    Result.difficulty,
+    Result.is_minimal,
+    Result.rating_state,
+    Result.rating_profile,
+    Result.solver_version,
+    Result.rating_tier,
+)
+
+
+def _result_groups(session: Session, collection_ids: list[int]) -> dict[int, list[tuple[Any, ...]]]:
+    """collection id -> each combination of the `_SUMMED` values its distinct puzzles' results
+    hold, with how many (the last field): one pass over the collection's lines."""
     stmt = (
-        select(CollectionPuzzle.collection_id, column, func.count())
+        select(CollectionPuzzle.collection_id, *_SUMMED, func.count())
         .join(Result, Result.puzzle_id == CollectionPuzzle.puzzle_id)
         .where(CollectionPuzzle.collection_id.in_(collection_ids))
-        .where(CollectionPuzzle.is_duplicate.is_(False), column.is_not(None))
-        .group_by(CollectionPuzzle.collection_id, column)
+        .where(CollectionPuzzle.is_duplicate.is_(False))
+        .group_by(CollectionPuzzle.collection_id, *_SUMMED)
     )
-    counts: dict[int, dict[str, int]] = {cid: {} for cid in collection_ids}
-    for collection_id, value, count in session.execute(stmt):
-        counts[collection_id][str(value)] = count
-    return counts
+    groups: dict[int, list[tuple[Any, ...]]] = {cid: [] for cid in collection_ids}
+    for row in session.execute(stmt):
+        groups[row[0]].append(tuple(row))
+    return groups
+
+
+def _tally(groups: list[tuple[Any, ...]], column: InstrumentedAttribute[Any]) -> dict[str, int]:
+    """value of one `_SUMMED` column -> distinct puzzles (NULL left out)."""
+    at = 1 + _SUMMED.index(column)
+    counts: Counter[str] = Counter()
+    for row in groups:
+        if row[at] is not None:
+            counts[str(row[at])] += row[-1]
+    return dict(counts)
+
+
+def _rated_with(groups: list[tuple[Any, ...]]) -> list[tuple[Any, ...]]:
+    """What made a collection's results: (profile, solver version, tier, distinct puzzles), the
+    most common first (the tier of a result of an earlier release: '?')."""
+    at = [1 + _SUMMED.index(c) for c in (Result.rating_profile, Result.solver_version)]
+    tier = 1 + _SUMMED.index(Result.rating_tier)
+    made: Counter[tuple[Any, ...]] = Counter()
+    for row in groups:
+        made[(row[at[0]], row[at[1]], row[tier] or "?")] += row[-1]
+    return sorted(((*key, n) for key, n in made.items()), key=lambda r: (-r[3], r[:3]))
 
 
 def _classes(session: Session, collection_ids: list[int]) -> dict[int, int]:
@@ -89,38 +122,11 @@ def _classes(session: Session, collection_ids: list[int]) -> dict[int, int]:
     return counts
 
 
-def _rated_with(session: Session, collection_ids: list[int]) -> dict[int, list[tuple[Any, ...]]]:
-    """collection id -> what made its results: (profile, solver version, tier, distinct
-    puzzles), the most common first (the tier of a result of an earlier release: '?')."""
-    stmt = (
-        select(
-            CollectionPuzzle.collection_id,
-            Result.rating_profile,
-            Result.solver_version,
-            Result.rating_tier,
-            func.count(),
-        )
-        .join(Result, Result.puzzle_id == CollectionPuzzle.puzzle_id)
-        .where(CollectionPuzzle.collection_id.in_(collection_ids))
-        .where(CollectionPuzzle.is_duplicate.is_(False))
-        .group_by(
-            CollectionPuzzle.collection_id,
-            Result.rating_profile,
-            Result.solver_version,
-            Result.rating_tier,
-        )
-    )
-    found: dict[int, list[tuple[Any, ...]]] = {cid: [] for cid in collection_ids}
-    for collection_id, profile, version, tier, count in session.execute(stmt):
-        found[collection_id].append((profile, version, tier or "?", count))
-    for rows in found.values():
-        rows.sort(key=lambda row: (-row[3], row[:3]))
-    return found
-
-
-def collection_status(session: Session, name: str | None = None) -> list[dict[str, Any]]:
-    """Per collection (or only `name`), by name: id, name, source_file, the counters
-    (lines_read, accepted, duplicates, rejected, total, done, failed), remaining
+def collection_status(
+    session: Session, name: str | None = None, ids: Sequence[int] | None = None
+) -> list[dict[str, Any]]:
+    """Per collection (or only `name`, or only those of `ids`), by name: id, name, source_file,
+    the counters (lines_read, accepted, duplicates, rejected, total, done, failed), remaining
     (total - done - failed), classes (distinct puzzles up to symmetry), statuses (result
     status -> distinct puzzles; they add up to done), difficulty (label -> distinct puzzles;
     they add up to statuses' solved), minimal (solved puzzles that are minimal), ratings
@@ -129,14 +135,12 @@ def collection_status(session: Session, name: str | None = None) -> list[dict[st
     stmt = select(Collection).order_by(Collection.name)
     if name is not None:
         stmt = stmt.where(Collection.name == name)
+    if ids is not None:
+        stmt = stmt.where(Collection.id.in_(ids))
     collections = list(session.scalars(stmt))
-    ids = [c.id for c in collections]
-    statuses = _result_counts(session, ids, Result.status)
-    labels = _result_counts(session, ids, Result.difficulty)
-    classes = _classes(session, ids)
-    minimal = _result_counts(session, ids, Result.is_minimal)
-    ratings = _result_counts(session, ids, Result.rating_state)
-    rated_with = _rated_with(session, ids)
+    found = [c.id for c in collections]
+    groups = _result_groups(session, found)
+    classes = _classes(session, found)
     return [
         {
             "id": c.id,
@@ -145,11 +149,11 @@ def collection_status(session: Session, name: str | None = None) -> list[dict[st
             **{counter: getattr(c, counter) for counter in COUNTERS},
             "remaining": c.total - c.done - c.failed,
             "classes": classes[c.id],
-            "statuses": statuses[c.id],
-            "difficulty": labels[c.id],
-            "minimal": sum(n for value, n in minimal[c.id].items() if value == str(True)),
-            "ratings": ratings[c.id],
-            "rated_with": rated_with[c.id],
+            "statuses": _tally(groups[c.id], Result.status),
+            "difficulty": _tally(groups[c.id], Result.difficulty),
+            "minimal": _tally(groups[c.id], Result.is_minimal).get(str(True), 0),
+            "ratings": _tally(groups[c.id], Result.rating_state),
+            "rated_with": _rated_with(groups[c.id]),
         }
         for c in collections
     ]

@@ -145,6 +145,7 @@ def test_collection_status_reports_counters_and_difficulty(
     assert mine["statuses"] == {"solved": 3, "multiple": 1}  # they add up to done
     assert (other["total"], other["done"], other["remaining"]) == (1, 1, 0)
     assert [s["name"] for s in collection_status(session, "other")] == ["other"]
+    assert collection_status(session, ids=[other["id"]]) == [other]
     assert progress(session, fixture_collections) == (4, 5)
 
 

@@ -90,7 +90,7 @@ def print_summary(
     puzzles were solved before, when `solved`, those this command solved, counts fewer), and
     the first rejected lines; return the figures."""
     with sessions() as session:
-        stats = [dict(s) for s in collection_status(session) if s["id"] in collection_ids]
+        stats = [dict(s) for s in collection_status(session, ids=collection_ids)]
         shown = {s["id"]: rejected_lines(session, s["id"], SHOWN_REJECTIONS) for s in stats}
     before = sum(s["done"] for s in stats) - (solved or 0)
     if solved is not None and before > 0:
