@@ -84,6 +84,7 @@ def _refers_to(target: str) -> dict[str, str]:
 
 
 PENDING_INDEX = "ix_results_pending"
+_PENDING = text(f"rating_state = '{PENDING_RATING}'")  # the rows PENDING_INDEX holds
 
 
 def _in(column: str, values: tuple[str, ...]) -> str:
@@ -308,12 +309,7 @@ class Result(Base):
         # The columns holding a few values over the whole table (status, the label, ...) have
         # no index: a bulk import paid an entry in each a row, and a query reaches a collection's
         # results through its lines (docs: The tables).
-        Index(
-            PENDING_INDEX,
-            "puzzle_id",
-            postgresql_where=text(f"rating_state = '{PENDING_RATING}'"),
-            sqlite_where=text(f"rating_state = '{PENDING_RATING}'"),
-        ),
+        Index(PENDING_INDEX, "puzzle_id", postgresql_where=_PENDING, sqlite_where=_PENDING),
         {"comment": "The solver's verdict and difficulty metrics, one row per distinct puzzle."},
     )
 
