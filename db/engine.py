@@ -9,12 +9,12 @@ from __future__ import annotations
 import logging
 import os
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from pathlib import Path
 from typing import Any
 
 from sqlalchemy import Engine, create_engine, event, inspect
-from sqlalchemy.engine import make_url
+from sqlalchemy.engine import ExceptionContext, make_url
 from sqlalchemy.exc import DatabaseError, OperationalError
 from sqlalchemy.orm import Session, sessionmaker
 
@@ -37,6 +37,29 @@ UPGRADE_HINT = "run `sudoku-batch db upgrade` (SUDOKU_DATABASE_URL selects the d
 CONNECT_TIMEOUT = 5
 
 
+def _drop_if_left_mid_command(context: ExceptionContext) -> None:
+    """A call into PostgreSQL cut short by an exception raised from a signal handler (Celery's
+    soft time limit, in a pool process) leaves the connection in the middle of its command:
+    it can run nothing more, not even the rollback that would end its transaction, so the
+    server keeps that transaction and its row locks for as long as the process lives, and
+    every later batch of the collection waits on them. Such a connection counts as lost: its
+    command is cancelled (as psycopg does on Ctrl-C), SQLAlchemy closes it (the server then
+    rolls back) and the exception goes on unchanged."""
+    import psycopg  # PostgreSQL only: SQLite never imports psycopg
+
+    connection = context.connection
+    if connection is None or connection.invalidated:
+        return
+    raw = connection.connection.dbapi_connection
+    if isinstance(raw, psycopg.Connection) and (
+        raw.pgconn.transaction_status == psycopg.pq.TransactionStatus.ACTIVE
+    ):
+        with suppress(psycopg.Error, OSError):  # not cancelled: it ends with its command
+            raw.cancel_safe(timeout=CONNECT_TIMEOUT)
+        context.is_disconnect = True
+        context.invalidate_pool_on_disconnect = False  # the pool's other connections are fine
+
+
 def _set_sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
     cursor = dbapi_connection.cursor()
     for pragma in SQLITE_PRAGMAS:
@@ -55,6 +78,8 @@ def make_engine(url: str, **kwargs: Any) -> Engine:
     engine = create_engine(normalized, **kwargs)
     if engine.dialect.name == "sqlite":
         event.listen(engine, "connect", _set_sqlite_pragmas)
+    else:
+        event.listen(engine, "handle_error", _drop_if_left_mid_command)
     log.info("database: %s", mask_url(url))
     return engine
 
