@@ -134,9 +134,25 @@ def shown_url(engine: Engine) -> str:
     )
 
 
+class FirstErrorSession(Session):
+    """A session whose `with` block, left by an exception, raises that exception even when
+    closing fails as well: the rollback of a connection an interrupted call left unusable
+    fails, and its error would otherwise hide the time limit (or the bug) that stopped the
+    work. The closing error is logged."""
+
+    def __exit__(self, type_: Any, value: Any, traceback: Any) -> None:
+        if value is None:
+            self.close()
+            return
+        try:
+            self.close()
+        except Exception:
+            log.warning("closing the session after %r failed too", value, exc_info=True)
+
+
 def session_factory(engine: Engine) -> sessionmaker[Session]:
     """Sessions bound to `engine`; objects stay readable after commit."""
-    return sessionmaker(engine, expire_on_commit=False)
+    return sessionmaker(engine, class_=FirstErrorSession, expire_on_commit=False)
 
 
 def is_embedded(engine: Engine) -> bool:

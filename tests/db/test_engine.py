@@ -1,14 +1,17 @@
-"""The engine on PostgreSQL: a query cut short by a time limit leaves nothing locked."""
+"""The engine on PostgreSQL: a call cut short by a time limit leaves nothing locked."""
 
 from __future__ import annotations
 
 import signal
-from collections.abc import Iterator
+import time
+from collections.abc import Callable, Iterator
 
 import pytest
 from billiard.exceptions import SoftTimeLimitExceeded
 from sqlalchemy import text
+from sqlalchemy.orm import Session
 
+from db.bulk import copy_rows, driver_connection
 from db.engine import make_engine, session_factory
 
 
@@ -26,17 +29,40 @@ def soft_time_limit() -> Iterator[None]:
     signal.signal(signal.SIGALRM, previous)
 
 
-def test_a_query_cut_short_by_the_soft_time_limit_leaves_no_lock_held(
-    postgres_url: str, soft_time_limit: None
+def _slow_rows() -> Iterator[tuple[int]]:
+    for value in range(10**9):
+        if value % 1_000 == 0:
+            time.sleep(0.01)
+        yield (value,)
+
+
+def _cut_short(session: Session, call: Callable[[Session], object]) -> None:
+    """Lock as a batch's transaction does, then make `call` until the time limit."""
+    with session:
+        session.execute(text("SELECT pg_advisory_xact_lock(31)"))
+        session.execute(text("CREATE TEMPORARY TABLE stage (value integer)"))
+        signal.setitimer(signal.ITIMER_REAL, 0.2)
+        call(session)
+
+
+CALLS: dict[str, Callable[[Session], object]] = {
+    "a statement": lambda session: session.execute(text("SELECT pg_sleep(60)")),
+    "a statement below the ORM": lambda session: driver_connection(session).execute(
+        "SELECT pg_sleep(60)"
+    ),
+    "a COPY": lambda session: copy_rows(session, "stage", ["value"], _slow_rows()),
+}
+
+
+@pytest.mark.parametrize("call", CALLS.values(), ids=list(CALLS))
+def test_a_call_cut_short_by_the_soft_time_limit_raises_it_and_leaves_no_lock_held(
+    postgres_url: str, soft_time_limit: None, call: Callable[[Session], object]
 ) -> None:
     engine = make_engine(postgres_url)
     other = make_engine(postgres_url)
     try:
-        with session_factory(engine)() as session:
-            session.execute(text("SELECT pg_advisory_xact_lock(31)"))  # a batch's row locks
-            signal.setitimer(signal.ITIMER_REAL, 0.2)
-            with pytest.raises(SoftTimeLimitExceeded):
-                session.execute(text("SELECT pg_sleep(60)"))
+        with pytest.raises(SoftTimeLimitExceeded):
+            _cut_short(session_factory(engine)(), call)
         with other.connect() as conn:  # another worker's process gets the lock at once
             conn.execute(text("SET lock_timeout = '5s'"))
             conn.execute(text("SELECT pg_advisory_xact_lock(31)"))
