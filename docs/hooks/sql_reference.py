@@ -42,11 +42,21 @@ def column_type(column: Column[Any]) -> str:
     """The column's type as PostgreSQL names it, with its constraints."""
     words = [str(column.type.compile(dialect=postgresql.dialect())).lower()]
     words += ["not null"] * (not column.nullable) + ["unique"] * bool(column.unique)
-    words += ["indexed"] * bool(column.index)
+    words += _indexed(column)
     keys = ["PK"] * column.primary_key + [f"→ {fk.target_fullname}" for fk in column.foreign_keys]
     if REFERS_TO in column.info:
         keys.append(f"→ {column.info[REFERS_TO]}, kept by the code")
     return ", ".join(words) + (f" ({', '.join(keys)})" if keys else "")
+
+
+def _indexed(column: Column[Any]) -> list[str]:
+    """["indexed"] (with its kind where PostgreSQL's is not a B-tree) when an index of its own
+    holds every row's value of the column; [] otherwise."""
+    for index in column.table.indexes:
+        options = index.dialect_options["postgresql"]
+        if list(index.columns) == [column] and options["where"] is None:
+            return [f"indexed ({options['using']})" if options["using"] else "indexed"]
+    return []
 
 
 def columns_table(table: Table) -> list[str]:

@@ -13,7 +13,7 @@ from sqlalchemy import inspect, select, text
 from db import migrate
 from db.engine import ensure_schema, make_engine
 from db.errors import SchemaNotReady
-from db.models import BATCH_STATUSES, PENDING_INDEX, Base
+from db.models import BATCH_STATUSES, CANONICAL_INDEX, PENDING_INDEX, Base
 from db.tiers import BATCH_KINDS, RATING_STATES, RATING_TIERS
 from db.urls import normalize_url
 from db.views import VIEW_NAME, puzzle_results
@@ -332,3 +332,34 @@ def test_the_tables_written_a_row_a_puzzle_lose_their_keys_and_keep_their_rows(
     assert again == before
     assert [tuple(row) for row in shown] == [("c", 1, 7, 5, "solved")]
     assert indexes == {"ix_results_difficulty_score", PENDING_INDEX}
+
+
+def test_an_isomorph_lookup_on_postgresql_uses_the_hash_index_of_canonical_forms(
+    postgres_url: str,
+) -> None:
+    """Revision 0010 indexes canonical forms with a hash index on PostgreSQL, and an equality
+    on the form (the isomorph query) reads it; a downgrade gives the B-tree back."""
+    migrate.upgrade(postgres_url)
+    engine = make_engine(postgres_url)
+
+    def lookup() -> tuple[str, str]:
+        engine.dispose()
+        with engine.connect() as connection:
+            definition = connection.execute(
+                text("SELECT indexdef FROM pg_indexes WHERE indexname = :name"),
+                {"name": CANONICAL_INDEX},
+            ).scalar_one()
+            connection.execute(text("SET enable_seqscan = off"))  # an empty table's plan
+            plan = connection.execute(
+                text("EXPLAIN SELECT id FROM puzzles WHERE canonical = :form"),
+                {"form": canonical("1".ljust(81, "."))},
+            ).all()
+        return definition, " ".join(row[0] for row in plan)
+
+    definition, plan = lookup()
+    migrate.downgrade(postgres_url, "0009")
+    before, _ = lookup()
+    engine.dispose()
+    assert "USING hash (canonical)" in definition
+    assert CANONICAL_INDEX in plan  # an index scan, or a bitmap scan of it
+    assert "USING btree (canonical)" in before
