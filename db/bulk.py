@@ -8,8 +8,11 @@ only hands a tuple to the driver:
   (100 rows a statement run: a run costs more than a row, and a CHECK's IN list is built
   once a run), run by the driver's executemany in the session's transaction (how many rows it
   inserted is its rowcount);
-- PostgreSQL: COPY into a temporary stage table, then one
-  `INSERT ... SELECT ... ON CONFLICT DO NOTHING` (its rowcount says how many were new).
+- PostgreSQL: COPY into a temporary stage table, then one `INSERT ... SELECT` of the rows
+  not stored yet (its rowcount says how many were new): a plain insert behind an anti-join,
+  which costs the server a third less a row than `ON CONFLICT DO NOTHING`'s speculative
+  insertion. A row another transaction stored meanwhile makes it fail on the unique index; it
+  is then made again with `ON CONFLICT DO NOTHING` (`insert_new`).
 
 Identifiers come from `Table` objects and constants of this package, never from input;
 values travel only as bound parameters or through COPY.
@@ -26,6 +29,10 @@ from sqlalchemy import Table
 from sqlalchemy.orm import Session
 
 Row = Sequence[Any]
+# Ends an anti-join's subquery so that PostgreSQL probes the unique index once a staged row:
+# as a join, a plan made while the table was small (psycopg prepares a statement run five
+# times, and the server keeps its generic plan) would go on reading the whole table a call.
+PROBE = "OFFSET 0"
 ROWS_PER_STATEMENT = 100  # SQLite: 100 rows of 19 values stay far below its 32,766 parameters
 
 
@@ -55,17 +62,32 @@ def insert_rows(
     if dialect_of(session) == "postgresql":
         stage = stage_like(session, table, columns)
         copy_rows(session, stage, columns, rows)
-        move = (
-            f"INSERT INTO {table.name} ({names}) SELECT {names} FROM {stage} "  # noqa: S608
-            f"ON CONFLICT ({target}) DO NOTHING"
-        )
+        key = " AND ".join(f"t.{table.c[name].name} = s.{table.c[name].name}" for name in conflict)
+        move = f"INSERT INTO {table.name} ({names}) SELECT {names} FROM {stage} AS s"  # noqa: S608
         with driver_connection(session).cursor() as cursor:
-            cursor.execute(move)
+            insert_new(
+                cursor,
+                f"{move} WHERE NOT EXISTS (SELECT FROM {table.name} AS t WHERE {key} {PROBE})",
+                f"{move} ON CONFLICT ({target}) DO NOTHING",
+            )
             inserted: int = cursor.rowcount
             cursor.execute(f"DELETE FROM {stage}")  # noqa: S608  (a second call, same transaction)
         return inserted
     on_conflict = f"ON CONFLICT ({target}) DO NOTHING"
     return _insert_values(session, f"INSERT INTO {table.name} ({names})", on_conflict, rows)
+
+
+def insert_new(cursor: Any, fast: str, safe: str) -> None:
+    """Run `fast`, an insert of the rows not stored yet that assumes no other transaction
+    stores the same keys meanwhile, in a savepoint; when one did (the unique index refuses a
+    row), run `safe`, the same insert with `ON CONFLICT DO NOTHING` (PostgreSQL)."""
+    from psycopg.errors import UniqueViolation  # PostgreSQL only: SQLite never imports psycopg
+
+    try:
+        with cursor.connection.transaction():
+            cursor.execute(fast)
+    except UniqueViolation:
+        cursor.execute(safe)
 
 
 def _insert_values(session: Session, insert: str, suffix: str, rows: Iterable[Row]) -> int:

@@ -18,7 +18,7 @@ from sqlalchemy.dialects.postgresql import ARRAY
 from sqlalchemy.orm import Session
 
 import solver
-from db.bulk import dialect_of, driver_connection, stage_rows
+from db.bulk import PROBE, dialect_of, driver_connection, insert_new, stage_rows
 from db.models import CollectionPuzzle, Puzzle, Result
 
 LOOKUP_PAGE = 2_000  # values per `IN (...)`: far below SQLite's 32,766 bound parameters
@@ -32,11 +32,19 @@ STAGE_COLUMNS = {  # on SQLite the line is the rowid: the table is read in line 
     },
 }
 # Identifiers are constants of this module and the models; no value is written into SQL.
-NEW_PUZZLES = (
+# The stage holds each puzzle of the chunk once, on its first line.
+_INSERT = (
     f"INSERT INTO {Puzzle.__tablename__} (givens, givens_count, canonical) "  # noqa: S608
     f"SELECT givens, 81 - (length(givens) - length(replace(givens, '.', ''))), canonical "
-    f"FROM {STAGE} "
-    "WHERE true ORDER BY line ON CONFLICT (givens) DO NOTHING RETURNING givens, id"
+    f"FROM {STAGE} AS s"
+)
+NEW_PUZZLES = (
+    f"{_INSERT} WHERE true ORDER BY line ON CONFLICT (givens) DO NOTHING RETURNING givens, id"
+)
+# PostgreSQL: a plain insert behind an anti-join first (db.bulk.insert_new).
+UNSEEN_PUZZLES = (
+    f"{_INSERT} WHERE NOT EXISTS (SELECT FROM {Puzzle.__tablename__} AS t "
+    f"WHERE t.givens = s.givens {PROBE}) ORDER BY line RETURNING givens, id"
 )
 
 
@@ -70,9 +78,19 @@ def stored_puzzles(
     made here (`solver.canonical_forms`, microseconds a puzzle)."""
     if forms is None:
         forms = solver.canonical_forms(givens for _, givens in accepted)
-    staged = [(line, givens, forms[givens]) for line, givens in accepted]
-    stage_rows(session, STAGE, STAGE_COLUMNS[dialect_of(session)], staged)
-    known = Known(dict(driver_connection(session).execute(NEW_PUZZLES).fetchall()), set(), set())
+    first = {givens: line for line, givens in reversed(accepted)}  # each puzzle's first line
+    staged = [(line, givens, forms[givens]) for givens, line in first.items()]
+    dialect = dialect_of(session)
+    stage_rows(session, STAGE, STAGE_COLUMNS[dialect], staged)
+    cursor = driver_connection(session).cursor()
+    try:
+        if dialect == "postgresql":
+            insert_new(cursor, UNSEEN_PUZZLES, NEW_PUZZLES)
+        else:
+            cursor.execute(NEW_PUZZLES)
+        known = Known(dict(cursor.fetchall()), set(), set())
+    finally:
+        cursor.close()
     seen_before = list({givens for _, givens in accepted if givens not in known.ids})
     ids: dict[str, int] = {}
     for page in _pages(session, seen_before):

@@ -2,12 +2,17 @@
 
 from __future__ import annotations
 
+import time
+from concurrent.futures import ThreadPoolExecutor
+
 import pytest
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
+from db.engine import make_engine, session_factory
 from db.errors import CollectionConflict
 from db.imports import BatchWork, add_records, get_or_create_collection, unfinished_batches
+from db.migrate import upgrade
 from db.models import Batch, Collection, CollectionPuzzle, Puzzle, RejectedLine
 from db.queries import progress
 from db.raw_text import RAW_TEXT_LIMIT, clean_raw_text
@@ -168,3 +173,42 @@ def test_only_pending_batches_are_unfinished(session: Session) -> None:
     pending = list(unfinished_batches(session, c.id))
     assert [w.batch_id for w in pending] == [work[0].batch_id, work[2].batch_id]
     assert all(isinstance(w, BatchWork) for w in pending)
+
+
+def test_two_imports_storing_the_same_new_puzzle_at_once_both_finish_with_one_row(
+    postgres_url: str,
+) -> None:
+    """On PostgreSQL a chunk's new puzzles go in with a plain insert; when another import
+    stores one of them meanwhile, the chunk waits for it, then stores the others: both
+    collections hold the one row of the puzzle they share."""
+    upgrade(postgres_url)
+    engine = make_engine(postgres_url)
+    sessions = session_factory(engine)
+    with sessions() as first, sessions() as second:
+        a = get_or_create_collection(first, "a", "a.txt", "a" * 64)
+        b = get_or_create_collection(second, "b", "b.txt", "b" * 64)
+        first.commit()
+        second.commit()
+        add_records(first, a.id, [(1, grid(1)), (2, grid(2))], [], batch_size=10)
+        with ThreadPoolExecutor(1) as pool:  # waits on the puzzle `first` has not committed
+            later = pool.submit(
+                add_records, second, b.id, [(1, grid(2)), (2, grid(3))], [], batch_size=10
+            )
+            time.sleep(0.5)
+            first.commit()
+            later.result(timeout=30)
+        second.commit()
+        puzzles = dict(second.execute(select(Puzzle.givens, Puzzle.id)).all())
+        lines = second.execute(
+            select(
+                CollectionPuzzle.collection_id, CollectionPuzzle.line, CollectionPuzzle.puzzle_id
+            )
+        ).all()
+    engine.dispose()
+    assert sorted(puzzles) == sorted([grid(1), grid(2), grid(3)])
+    assert sorted(lines) == [
+        (a.id, 1, puzzles[grid(1)]),
+        (a.id, 2, puzzles[grid(2)]),
+        (b.id, 1, puzzles[grid(2)]),
+        (b.id, 2, puzzles[grid(3)]),
+    ]

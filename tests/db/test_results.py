@@ -2,14 +2,18 @@
 
 from __future__ import annotations
 
+import time
+from concurrent.futures import ThreadPoolExecutor
 from datetime import UTC, datetime
 
 import pytest
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
+from db.engine import make_engine, session_factory
 from db.errors import UnknownBatch
 from db.imports import BatchWork, add_records, get_or_create_collection
+from db.migrate import upgrade
 from db.models import Batch, Collection, Result
 from db.results import ResultRow, record_batch, record_batch_failure
 from tests.db.conftest import grid, result_row
@@ -104,3 +108,34 @@ def test_bulk_batches_in_successive_transactions_are_all_written(session: Sessio
         assert record_batch(session, batch.batch_id, rows_of(batch)) == 300
         session.commit()
     assert state(session, c.id) == (900, 900, 0, ["done", "done", "done"])
+
+
+def test_two_workers_storing_one_puzzles_result_at_once_both_finish_with_one_row(
+    postgres_url: str,
+) -> None:
+    """On PostgreSQL results go in with a plain insert; when another worker stores the same
+    puzzle's result meanwhile (two collections share it), the batch waits for it, stores the
+    rest and is done: the puzzle keeps one result."""
+    upgrade(postgres_url)
+    engine = make_engine(postgres_url)
+    sessions = session_factory(engine)
+    with sessions() as first, sessions() as second:
+        works = []
+        for name, numbers in (("a", (1, 2)), ("b", (2, 3))):
+            c = get_or_create_collection(first, name, f"{name}.txt", name * 64)
+            lines = [(line, grid(n)) for line, n in enumerate(numbers, 1)]
+            works += add_records(first, c.id, lines, [], batch_size=10)
+        first.commit()
+        record_batch(first, works[0].batch_id, rows_of(works[0]))
+        with ThreadPoolExecutor(1) as pool:  # waits on the result `first` has not committed
+            later = pool.submit(record_batch, second, works[1].batch_id, rows_of(works[1]))
+            time.sleep(0.5)
+            first.commit()
+            stored = later.result(timeout=30)
+        second.commit()
+        results = second.scalar(select(func.count()).select_from(Result))
+        statuses = list(second.scalars(select(Batch.status).order_by(Batch.id)))
+    engine.dispose()
+    assert stored == 1  # the third puzzle's; the shared one was there
+    assert results == 3
+    assert statuses == ["done", "done"]
