@@ -10,9 +10,9 @@ only hands a tuple to the driver:
   inserted is its rowcount);
 - PostgreSQL: COPY into a temporary stage table, then one `INSERT ... SELECT` of the rows
   not stored yet (its rowcount says how many were new): a plain insert behind an anti-join,
-  which costs the server a third less a row than `ON CONFLICT DO NOTHING`'s speculative
-  insertion. A row another transaction stored meanwhile makes it fail on the unique index; it
-  is then made again with `ON CONFLICT DO NOTHING` (`insert_new`).
+  which costs the server less than `ON CONFLICT DO NOTHING`'s speculative insertion (docs:
+  Benchmarks). A row another transaction stored meanwhile makes it fail on the unique index;
+  it is then made again with `ON CONFLICT DO NOTHING` (`insert_new`).
 
 Identifiers come from `Table` objects and constants of this package, never from input;
 values travel only as bound parameters or through COPY.

@@ -109,8 +109,8 @@ class Puzzle(Base):
     __tablename__ = "puzzles"
     __table_args__ = (
         # Equality is all a canonical form is asked (isomorphs); on PostgreSQL a hash index
-        # answers it from a few bytes an entry where a B-tree keeps all 81 characters, and
-        # costs the import a third as much (docs: Puzzle identity). SQLite has only B-trees.
+        # answers it from a few bytes an entry where a B-tree keeps all 81 characters, for
+        # less of the import's CPU (docs: Benchmarks). SQLite has only B-trees.
         Index(CANONICAL_INDEX, "canonical", postgresql_using="hash"),
         {"comment": "Every distinct puzzle ever imported, whatever its collection."},
     )
