@@ -135,10 +135,12 @@ def shown_url(engine: Engine) -> str:
 
 
 class FirstErrorSession(Session):
-    """A session whose `with` block, left by an exception, raises that exception even when
-    closing fails as well: the rollback of a connection an interrupted call left unusable
-    fails, and its error would otherwise hide the time limit (or the bug) that stopped the
-    work. The closing error is logged."""
+    """A session whose `with` block, left by an exception that is not the database's, raises
+    that exception even when closing fails as well: the rollback of a connection an
+    interrupted call left unusable fails, and its error would otherwise hide the time limit
+    (or the bug) that stopped the work; the closing error is logged. A driver's own error (a
+    statement below the ORM) still gives way to the closing error, SQLAlchemy's account of
+    the same failure, which callers catch (a database outage is retried)."""
 
     def __exit__(self, type_: Any, value: Any, traceback: Any) -> None:
         if value is None:
@@ -147,6 +149,8 @@ class FirstErrorSession(Session):
         try:
             self.close()
         except Exception:
+            if isinstance(value, self.get_bind().dialect.loaded_dbapi.Error):
+                raise
             log.warning("closing the session after %r failed too", value, exc_info=True)
 
 

@@ -8,7 +8,8 @@ from collections.abc import Callable, Iterator
 
 import pytest
 from billiard.exceptions import SoftTimeLimitExceeded
-from sqlalchemy import text
+from sqlalchemy import Engine, text
+from sqlalchemy.exc import OperationalError
 from sqlalchemy.orm import Session
 
 from db.bulk import copy_rows, driver_connection
@@ -68,6 +69,30 @@ def test_a_call_cut_short_by_the_soft_time_limit_raises_it_and_leaves_no_lock_he
             conn.execute(text("SELECT pg_advisory_xact_lock(31)"))
         with session_factory(engine)() as session:  # the same process goes on working
             assert session.execute(text("SELECT 1")).scalar() == 1
+    finally:
+        engine.dispose()
+        other.dispose()
+
+
+def _terminated(session: Session, other: Engine) -> None:
+    """A statement below the ORM on a connection the server ends meanwhile (an outage)."""
+    with session:
+        pid = session.execute(text("SELECT pg_backend_pid()")).scalar_one()
+        with other.connect() as conn:
+            conn.execute(text("SELECT pg_terminate_backend(:pid)"), {"pid": pid})
+        driver_connection(session).execute("SELECT 1")
+
+
+def test_a_database_outage_below_the_orm_comes_out_as_sqlalchemys_error(
+    postgres_url: str,
+) -> None:
+    """The error callers retry a database outage on (workers, `Client.wait`) is SQLAlchemy's,
+    also when the statement that met the outage ran below the ORM."""
+    engine = make_engine(postgres_url)
+    other = make_engine(postgres_url)
+    try:
+        with pytest.raises(OperationalError):
+            _terminated(session_factory(engine)(), other)
     finally:
         engine.dispose()
         other.dispose()
