@@ -29,10 +29,6 @@ from sqlalchemy import Table
 from sqlalchemy.orm import Session
 
 Row = Sequence[Any]
-# Ends an anti-join's subquery so that PostgreSQL probes the unique index once a staged row:
-# as a join, a plan made while the table was small (psycopg prepares a statement run five
-# times, and the server keeps its generic plan) would go on reading the whole table a call.
-PROBE = "OFFSET 0"
 ROWS_PER_STATEMENT = 100  # SQLite: 100 rows of 19 values stay far below its 32,766 parameters
 
 
@@ -59,22 +55,28 @@ def insert_rows(
     `conflict`; the number of rows really inserted."""
     names = ", ".join(f'"{table.c[name].name}"' for name in columns)
     target = ", ".join(table.c[name].name for name in conflict)
+    on_conflict = f"ON CONFLICT ({target}) DO NOTHING"
     if dialect_of(session) == "postgresql":
         stage = stage_like(session, table, columns)
         copy_rows(session, stage, columns, rows)
-        key = " AND ".join(f"t.{table.c[name].name} = s.{table.c[name].name}" for name in conflict)
         move = f"INSERT INTO {table.name} ({names}) SELECT {names} FROM {stage} AS s"  # noqa: S608
+        unstored = not_stored(table.name, [table.c[name].name for name in conflict])
         with driver_connection(session).cursor() as cursor:
-            insert_new(
-                cursor,
-                f"{move} WHERE NOT EXISTS (SELECT FROM {table.name} AS t WHERE {key} {PROBE})",
-                f"{move} ON CONFLICT ({target}) DO NOTHING",
-            )
+            insert_new(cursor, f"{move} WHERE {unstored}", f"{move} {on_conflict}")
             inserted: int = cursor.rowcount
             cursor.execute(f"DELETE FROM {stage}")  # noqa: S608  (a second call, same transaction)
         return inserted
-    on_conflict = f"ON CONFLICT ({target}) DO NOTHING"
     return _insert_values(session, f"INSERT INTO {table.name} ({names})", on_conflict, rows)
+
+
+def not_stored(table: str, key: Sequence[str]) -> str:
+    """The condition a staged row `s` meets when `table` holds no row with its `key`.
+
+    `OFFSET 0` keeps it one probe of the unique index a staged row: as an anti-join, a plan
+    made while the table was small (psycopg prepares a statement run five times, and the
+    server keeps its generic plan) would go on reading the whole table a call."""
+    match = " AND ".join(f"t.{column} = s.{column}" for column in key)
+    return f"NOT EXISTS (SELECT FROM {table} AS t WHERE {match} OFFSET 0)"
 
 
 def insert_new(cursor: Any, fast: str, safe: str) -> None:

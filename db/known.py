@@ -18,7 +18,7 @@ from sqlalchemy.dialects.postgresql import ARRAY
 from sqlalchemy.orm import Session
 
 import solver
-from db.bulk import PROBE, dialect_of, driver_connection, insert_new, stage_rows
+from db.bulk import dialect_of, driver_connection, insert_new, not_stored, stage_rows
 from db.models import CollectionPuzzle, Puzzle, Result
 
 LOOKUP_PAGE = 2_000  # values per `IN (...)`: far below SQLite's 32,766 bound parameters
@@ -43,8 +43,8 @@ NEW_PUZZLES = (
 )
 # PostgreSQL: a plain insert behind an anti-join first (db.bulk.insert_new).
 UNSEEN_PUZZLES = (
-    f"{_INSERT} WHERE NOT EXISTS (SELECT FROM {Puzzle.__tablename__} AS t "
-    f"WHERE t.givens = s.givens {PROBE}) ORDER BY line RETURNING givens, id"
+    f"{_INSERT} WHERE {not_stored(Puzzle.__tablename__, ['givens'])} "
+    "ORDER BY line RETURNING givens, id"
 )
 
 
