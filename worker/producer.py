@@ -11,10 +11,12 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
+from functools import cache, partial
 from pathlib import Path
 
 from sqlalchemy.orm import Session, sessionmaker
 
+from db.engine import make_engine, session_factory
 from db.imports import (
     BatchWork,
     add_records,
@@ -26,7 +28,7 @@ from db.ratings import queue_pending
 from db.removal import drop_if_empty
 from db.tiers import BATCH_KINDS, DEEP_BATCH
 from worker.inputs import Readable
-from worker.reader import read_chunks
+from worker.reader import Chunk, read_chunks, reads_in_child
 
 CHUNK_BATCHES = 10  # batches a transaction stores before they are handed out
 
@@ -78,20 +80,57 @@ def drop_if_nothing_stored(sessions: sessionmaker[Session], job: Import) -> bool
 def import_chunks(
     sessions: sessionmaker[Session], job: Import, batch_size: int
 ) -> Iterator[list[BatchWork]]:
-    """Store the file's records chunk by chunk; yield each chunk's new batches once committed."""
-    for chunk in read_chunks(job.path, job.shown, batch_size * CHUNK_BATCHES):
-        with sessions() as session:
-            works = add_records(
-                session,
-                job.collection_id,
-                chunk.accepted,
-                chunk.rejected,
-                batch_size,
-                forms=chunk.forms,
-                keep_paths=job.keep_paths,
-            )
-            session.commit()
-        yield works
+    """Store the file's records chunk by chunk; yield each chunk's new batches once committed.
+
+    A large file is stored by the process that reads it (`worker.reader`), on its own
+    connection to the same database: this one only hands out the batches, and stores
+    results beside it (`run`). A database only this process can open (SQLite in memory) is
+    stored here."""
+    size = batch_size * CHUNK_BATCHES
+    url = _shared_url(sessions)
+    if url is not None and reads_in_child(job.path):
+        store_there = partial(_store_there, url, job, batch_size)
+        yield from read_chunks(job.path, job.shown, size, store_there)
+        return
+    for chunk in read_chunks(job.path, job.shown, size):
+        yield _store(sessions, job, batch_size, chunk)
+
+
+def _store(
+    sessions: sessionmaker[Session], job: Import, batch_size: int, chunk: Chunk
+) -> list[BatchWork]:
+    """One chunk stored and committed: its new batches."""
+    with sessions() as session:
+        works = add_records(
+            session,
+            job.collection_id,
+            chunk.accepted,
+            chunk.rejected,
+            batch_size,
+            forms=chunk.forms,
+            keep_paths=job.keep_paths,
+        )
+        session.commit()
+    return works
+
+
+def _store_there(url: str, job: Import, batch_size: int, chunk: Chunk) -> list[BatchWork]:
+    """`_store` in the reading process, on its own engine."""
+    return _store(_sessions_at(url), job, batch_size, chunk)
+
+
+@cache
+def _sessions_at(url: str) -> sessionmaker[Session]:
+    return session_factory(make_engine(url))
+
+
+def _shared_url(sessions: sessionmaker[Session]) -> str | None:
+    """The URL another process opens the sessions' database with; None for SQLite in memory."""
+    url = sessions.kw["bind"].url
+    if url.get_backend_name() == "sqlite" and url.database in (None, "", ":memory:"):
+        return None
+    rendered: str = url.render_as_string(hide_password=False)
+    return rendered
 
 
 def leftover_batches(

@@ -1,17 +1,18 @@
 """The import's reader: a file's records in chunks, each ready to store.
 
 A chunk holds its accepted lines, its rejected ones and the canonical form of each distinct
-puzzle (`solver.canonical_forms`). Reading, parsing and canonical forms cost about a third of
-the CPU an import spends on each puzzle, so for a large file they are done in a child
-process, up to `READ_AHEAD` chunks ahead of the process that stores them (`import` and
-`run`: that one process is SQLite's only writer, and it can only write faster if it does
-nothing else). A small file is read in the storing process: a child would take longer to
-start than the file to read.
+puzzle (`solver.canonical_forms`). For a large file, reading, parsing, canonical forms and what
+the caller does with each chunk (`then`: `worker.producer` stores it there) are done in a
+child process, up to `READ_AHEAD` chunks ahead of the process that takes them: that one
+(`run`'s main process, `import`'s) then only hands out the work. A small file is read in the
+calling process: a child would take longer to start than the file to read.
 
 Chunks come in file order, whichever process made them, and a fault of the whole file
 (`SourceError`) comes after the chunks read before it, as it would in one process: what was
 read before it is stored. The child stops when the parent stops reading, and by itself when
-the parent is gone (killed: a re-run reads the file again and stores nothing twice).
+the parent is gone (killed: a re-run reads the file again and stores nothing twice). The
+project's errors met in the child (the file's, or those `then` reports) are raised in the
+parent as they are, any other as a RuntimeError holding the child's traceback.
 """
 
 from __future__ import annotations
@@ -21,14 +22,14 @@ import os
 import queue
 import signal
 import traceback
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from itertools import islice
 from pathlib import Path
 from typing import Any
 
 import solver
-from worker.errors import SourceError
+from solver.errors import SudokuBatchError
 from worker.sources import Accepted, Record, Rejected, read_puzzles
 
 READ_AHEAD = 2  # chunks the child may hold ready: memory stays bounded on huge files
@@ -72,20 +73,33 @@ def prepare(records: list[Record]) -> Chunk:
     return Chunk(accepted, rejected, solver.canonical_forms(givens for _, givens in accepted))
 
 
-def read_chunks(path: Path, shown: str, size: int) -> Iterator[Chunk]:
+def _same(chunk: Chunk) -> Any:
+    return chunk
+
+
+def read_chunks(
+    path: Path, shown: str, size: int, then: Callable[[Chunk], Any] = _same
+) -> Iterator[Any]:
     """The records of the file at `path` (named `shown` in messages), `size` a chunk, each
-    chunk ready to store; a large file's are made in a child process."""
-    if path.stat().st_size < READ_AHEAD_FROM:
+    chunk ready to store and passed through `then`: what it returns, in file order. A large
+    file's are made in a child process, `then` too (a module's function, or a partial of one,
+    that opens what it needs there)."""
+    if not reads_in_child(path):
         for records in chunked(read_puzzles(path, shown), size):
-            yield prepare(records)
+            yield then(prepare(records))
         return
-    yield from _from_child(path, shown, size)
+    yield from _from_child(path, shown, size, then)
 
 
-def _from_child(path: Path, shown: str, size: int) -> Iterator[Chunk]:
+def reads_in_child(path: Path) -> bool:
+    """Whether the file at `path` is read in a child process."""
+    return path.stat().st_size >= READ_AHEAD_FROM
+
+
+def _from_child(path: Path, shown: str, size: int, then: Callable[[Chunk], Any]) -> Iterator[Any]:
     context = multiprocessing.get_context("spawn")  # no fork of a process running threads
     ready: Any = context.Queue(maxsize=READ_AHEAD)
-    args = (path, shown, size, solver.backend(), ready, os.getpid())
+    args = (path, shown, size, then, solver.backend(), ready, os.getpid())
     child = context.Process(target=_read_ahead, args=args, name="sudoku-batch reader", daemon=True)
     child.start()
     try:
@@ -100,13 +114,12 @@ def _from_child(path: Path, shown: str, size: int) -> Iterator[Chunk]:
         ready.cancel_join_thread()
 
 
-def _next(ready: Any, child: Any, shown: str) -> Chunk | _End | _Failed:
+def _next(ready: Any, child: Any, shown: str) -> Any:
     """The child's next item, however long it takes; an error once the child is gone with
     nothing left to give."""
     while True:
         try:
-            item: Chunk | _End | _Failed = ready.get(timeout=_WAIT)
-            return item
+            return ready.get(timeout=_WAIT)
         except queue.Empty:
             if not child.is_alive() and ready.empty():  # what it sent before it ended is read
                 raise ChildProcessError(
@@ -115,17 +128,26 @@ def _next(ready: Any, child: Any, shown: str) -> Chunk | _End | _Failed:
                 ) from None
 
 
-def _read_ahead(path: Path, shown: str, size: int, backend: str, ready: Any, parent: int) -> None:
-    """The child: every chunk of the file, then `_End`, or the error that stopped it."""
+def _read_ahead(
+    path: Path,
+    shown: str,
+    size: int,
+    then: Callable[[Chunk], Any],
+    backend: str,
+    ready: Any,
+    parent: int,
+) -> None:
+    """The child: every chunk of the file through `then`, then `_End`, or the error that
+    stopped it."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's: it stops this one
     try:
         solver.use_backend(backend)
         for records in chunked(read_puzzles(path, shown), size):
-            if not _put(ready, prepare(records), parent):
+            if not _put(ready, then(prepare(records)), parent):
                 ready.cancel_join_thread()  # nobody will read what is buffered: exit anyway
                 return
         _put(ready, _End(), parent)
-    except SourceError as exc:  # a fault of the file: the parent reports it as its own
+    except SudokuBatchError as exc:  # the file's fault, or what `then` reports: the parent's
         _put(ready, _Failed(exc), parent)
     except Exception as exc:  # a fault of this program: its traceback, raised by the parent
         _put(ready, _Failed(RuntimeError("".join(traceback.format_exception(exc)))), parent)

@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 import solver
+from db.errors import StorageError
 from tests.worker.test_sources import EASY, HARDEST, SEVENTEEN
 from worker import reader
 from worker.errors import SourceError
@@ -70,6 +71,47 @@ def test_a_fault_of_the_whole_file_is_raised_by_the_reader_as_it_is(tmp_path: Pa
     assert raised.value.path == Path(str(path))
     assert raised.value.line == 1
     assert "puzzle" in str(raised.value)
+
+
+def where_made(chunk: Chunk) -> tuple[int, int]:
+    """What `then` returns: the process that ran it, and the chunk's accepted lines."""
+    return os.getpid(), len(chunk.accepted)
+
+
+def refuse(chunk: Chunk) -> None:
+    raise StorageError(f"refused a chunk of {len(chunk.accepted)} accepted lines")
+
+
+def crash(_chunk: Chunk) -> None:
+    raise KeyError("a bug")
+
+
+@pytest.mark.usefixtures("in_child")
+def test_what_a_large_file_s_chunks_go_through_runs_in_the_reading_process(
+    puzzles: Path,
+) -> None:
+    made = list(read_chunks(puzzles, str(puzzles), 7, where_made))
+    assert sum(n for _, n in made) == 20
+    assert {pid for pid, _ in made} != {os.getpid()}
+
+
+def test_what_a_small_file_s_chunks_go_through_runs_in_the_calling_process(
+    puzzles: Path,
+) -> None:
+    made = list(read_chunks(puzzles, str(puzzles), 7, where_made))
+    assert [pid for pid, _ in made] == [os.getpid()] * 5
+
+
+@pytest.mark.usefixtures("in_child")
+def test_the_project_s_error_in_the_reading_process_is_raised_as_it_is(puzzles: Path) -> None:
+    with pytest.raises(StorageError, match=r"refused a chunk of \d+ accepted lines"):
+        list(read_chunks(puzzles, str(puzzles), 7, refuse))
+
+
+@pytest.mark.usefixtures("in_child")
+def test_a_bug_in_the_reading_process_is_raised_with_its_traceback(puzzles: Path) -> None:
+    with pytest.raises(RuntimeError, match=r"(?s)in crash.*KeyError: 'a bug'"):
+        list(read_chunks(puzzles, str(puzzles), 7, crash))
 
 
 @pytest.mark.usefixtures("in_child")

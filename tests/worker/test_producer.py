@@ -1,0 +1,71 @@
+"""worker.producer: a file imported chunk by chunk, stored by the process that reads it where
+another process can open the database."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from sqlalchemy import func, select
+from sqlalchemy.orm import Session, sessionmaker
+from sqlalchemy.pool import StaticPool
+
+from db.engine import ensure_schema, make_engine, session_factory
+from db.migrate import upgrade
+from db.models import CollectionPuzzle
+from tests.worker.test_sources import EASY, HARDEST, SEVENTEEN
+from worker import producer
+from worker.inputs import Input, readable
+from worker.producer import import_chunks, open_import
+
+LINES = [EASY, SEVENTEEN, HARDEST, "not a puzzle"] * 6
+
+
+@pytest.fixture
+def big(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A file read in a child process, however small."""
+    monkeypatch.setattr("worker.reader.READ_AHEAD_FROM", 0)
+    path = tmp_path / "big.txt"
+    path.write_text("\n".join(LINES) + "\n")
+    return path
+
+
+def imported(sessions: sessionmaker[Session], path: Path) -> list[int]:
+    """Every batch the import of `path` hands out (`size` 4 a batch), by id."""
+    with readable(Input(str(path))) as source:
+        job = open_import(sessions, source, "big")
+        return [w.batch_id for works in import_chunks(sessions, job, 4) for w in works]
+
+
+def lines(sessions: sessionmaker[Session]) -> int:
+    """The accepted lines stored."""
+    with sessions() as session:
+        return session.scalar(select(func.count()).select_from(CollectionPuzzle)) or 0
+
+
+def refuse(*_args: object, **_kwargs: object) -> None:
+    raise AssertionError("the calling process stored a chunk")
+
+
+def test_a_large_file_is_stored_by_the_process_that_reads_it(
+    big: Path, database_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The calling process (`run`'s, `import`'s) only hands out the batches: every line and
+    batch is there, though storing a chunk here would fail."""
+    upgrade(database_url)
+    engine = make_engine(database_url)
+    sessions = session_factory(engine)
+    monkeypatch.setattr(producer, "add_records", refuse)
+    batches = imported(sessions, big)
+    assert lines(sessions) == 18
+    assert len(batches) == 1  # the 3 distinct puzzles, up to 4 a batch
+    engine.dispose()
+
+
+def test_a_database_in_memory_is_stored_by_the_calling_process(big: Path) -> None:
+    """No other process can open it: the child only reads."""
+    engine = make_engine("sqlite://", poolclass=StaticPool)
+    ensure_schema(engine)
+    sessions = session_factory(engine)
+    imported(sessions, big)
+    assert lines(sessions) == 18
