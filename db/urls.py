@@ -18,6 +18,13 @@ SUPPORTED = {
     "postgresql+psycopg": "postgresql",
 }
 FORMS = "sqlite:///PATH or postgresql://USER:PASSWORD@HOST:5432/DATABASE"
+IN_MEMORY = ("", ":memory:")  # a SQLite URL's database part that names no file
+
+
+def in_memory(database: str | None) -> bool:
+    """Whether a SQLite URL's database part (`make_url(url).database`) is in its process's
+    memory, or may be (a `file:` URI): no other process can open it, nor browse it."""
+    return (database or "") in IN_MEMORY or (database or "").startswith("file:")
 
 
 def database_url_problem(url: str) -> str | None:

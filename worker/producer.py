@@ -27,6 +27,7 @@ from db.imports import (
 from db.ratings import queue_pending
 from db.removal import drop_if_empty
 from db.tiers import BATCH_KINDS, DEEP_BATCH
+from db.urls import in_memory
 from worker.inputs import Readable
 from worker.reader import Chunk, read_chunks, reads_in_child
 
@@ -127,7 +128,7 @@ def _sessions_at(url: str) -> sessionmaker[Session]:
 def _shared_url(sessions: sessionmaker[Session]) -> str | None:
     """The URL another process opens the sessions' database with; None for SQLite in memory."""
     url = sessions.kw["bind"].url
-    if url.get_backend_name() == "sqlite" and url.database in (None, "", ":memory:"):
+    if url.get_backend_name() == "sqlite" and in_memory(url.database):
         return None
     rendered: str = url.render_as_string(hide_password=False)
     return rendered

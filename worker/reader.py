@@ -26,11 +26,13 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from itertools import islice
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar, overload
 
 import solver
 from solver.errors import SudokuBatchError
 from worker.sources import Accepted, Record, Rejected, read_puzzles
+
+T = TypeVar("T")
 
 READ_AHEAD = 2  # chunks the child may hold ready: memory stays bounded on huge files
 READ_AHEAD_FROM = 1_000_000  # bytes from which a file is read in a child process
@@ -73,10 +75,14 @@ def prepare(records: list[Record]) -> Chunk:
     return Chunk(accepted, rejected, solver.canonical_forms(givens for _, givens in accepted))
 
 
-def _same(chunk: Chunk) -> Any:
+def _same(chunk: Chunk) -> Chunk:
     return chunk
 
 
+@overload
+def read_chunks(path: Path, shown: str, size: int) -> Iterator[Chunk]: ...
+@overload
+def read_chunks(path: Path, shown: str, size: int, then: Callable[[Chunk], T]) -> Iterator[T]: ...
 def read_chunks(
     path: Path, shown: str, size: int, then: Callable[[Chunk], Any] = _same
 ) -> Iterator[Any]:

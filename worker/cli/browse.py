@@ -9,13 +9,11 @@ from sqlalchemy.engine import make_url
 
 from db.engine import ensure_schema, make_engine
 from db.errors import DatabaseUnavailable
-from db.urls import mask_url
+from db.urls import in_memory, mask_url
 from solver.errors import SudokuBatchError
 from worker import settings
 from worker.browse import browser, listen, serve
 from worker.errors import SettingsError
-
-IN_MEMORY = ("", ":memory:")
 
 
 def sqlite_file(url: str) -> Path:
@@ -28,10 +26,9 @@ def sqlite_file(url: str) -> Path:
             "(Datasette browses SQLite); read a PostgreSQL database with a SQL client such as "
             "psql, or export a collection (sudoku-batch export)"
         )
-    database = parsed.database or ""
-    if database in IN_MEMORY or database.startswith("file:"):
+    if in_memory(parsed.database):
         raise SettingsError(f"SUDOKU_DATABASE_URL={url!r}: browse needs a database file")
-    path = Path(database).resolve()
+    path = Path(parsed.database or "").resolve()
     if not path.is_file():
         raise DatabaseUnavailable(
             f"no database at {path}: `sudoku-batch run FILE` makes one "
