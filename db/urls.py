@@ -24,7 +24,8 @@ IN_MEMORY = ("", ":memory:")  # a SQLite URL's database part that names no file
 def in_memory(database: str | None) -> bool:
     """Whether a SQLite URL's database part (`make_url(url).database`) is in its process's
     memory, or may be (a `file:` URI): no other process can open it, nor browse it."""
-    return (database or "") in IN_MEMORY or (database or "").startswith("file:")
+    name = database or ""
+    return name in IN_MEMORY or name.startswith("file:")
 
 
 def database_url_problem(url: str) -> str | None:
