@@ -10,6 +10,7 @@ import logging
 import os
 from collections.abc import Iterator
 from contextlib import contextmanager, suppress
+from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -19,7 +20,7 @@ from sqlalchemy.exc import DatabaseError, OperationalError
 from sqlalchemy.orm import Session, sessionmaker
 
 from db.errors import DatabaseUnavailable, SchemaNotReady
-from db.urls import mask_url, normalize_url
+from db.urls import in_memory, mask_url, normalize_url
 
 log = logging.getLogger(__name__)
 
@@ -157,6 +158,46 @@ class FirstErrorSession(Session):
 def session_factory(engine: Engine) -> sessionmaker[Session]:
     """Sessions bound to `engine`; objects stay readable after commit."""
     return sessionmaker(engine, class_=FirstErrorSession, expire_on_commit=False)
+
+
+def shared_url(sessions: sessionmaker[Session]) -> str | None:
+    """The URL another process opens the sessions' database with; None for SQLite in memory,
+    which only this process can open."""
+    url = sessions.kw["bind"].url
+    if url.get_backend_name() == "sqlite" and in_memory(url.database):
+        return None
+    rendered: str = url.render_as_string(hide_password=False)
+    return rendered
+
+
+def sessions_at(url: str, *, waits: bool = True) -> sessionmaker[Session]:
+    """Sessions on this process's own engine for `url` (made on first use): a process that
+    writes beside the one that started it (the import's reader, `run`'s pool). Without
+    `waits`, a write to SQLite fails at once (`is_busy`) while another connection writes,
+    instead of waiting its turn."""
+    return _sessions_of(url, waits, os.getpid())
+
+
+@cache
+def _sessions_of(url: str, waits: bool, _pid: int) -> sessionmaker[Session]:
+    engine = make_engine(url)  # per process: an engine is never shared by a fork
+    if engine.dialect.name == "sqlite" and not waits:
+        event.listen(engine, "connect", _no_busy_timeout)  # after the pragmas: it wins
+    return session_factory(engine)
+
+
+def _no_busy_timeout(dbapi_connection: Any, _record: Any) -> None:
+    dbapi_connection.execute("PRAGMA busy_timeout=0")
+
+
+SQLITE_BUSY = 5  # SQLite's primary result code when another connection holds the lock
+
+
+def is_busy(error: BaseException) -> bool:
+    """Whether SQLite refused a write because another connection was writing (the driver's
+    error, or SQLAlchemy's around it)."""
+    code = getattr(getattr(error, "orig", error), "sqlite_errorcode", None)
+    return code is not None and code & 0xFF == SQLITE_BUSY
 
 
 def is_embedded(engine: Engine) -> bool:

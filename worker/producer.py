@@ -11,12 +11,12 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
-from functools import cache, partial
+from functools import partial
 from pathlib import Path
 
 from sqlalchemy.orm import Session, sessionmaker
 
-from db.engine import make_engine, session_factory
+from db.engine import sessions_at, shared_url
 from db.imports import (
     BatchWork,
     add_records,
@@ -27,7 +27,6 @@ from db.imports import (
 from db.ratings import queue_pending
 from db.removal import drop_if_empty
 from db.tiers import BATCH_KINDS, DEEP_BATCH
-from db.urls import in_memory
 from worker.inputs import Readable
 from worker.reader import Chunk, read_chunks, reads_in_child
 
@@ -88,7 +87,7 @@ def import_chunks(
     results beside it (`run`). A database only this process can open (SQLite in memory) is
     stored here."""
     size = batch_size * CHUNK_BATCHES
-    url = _shared_url(sessions)
+    url = shared_url(sessions)
     if url is not None and reads_in_child(job.path):
         store_there = partial(_store_there, url, job, batch_size)
         yield from read_chunks(job.path, job.shown, size, store_there)
@@ -117,21 +116,7 @@ def _store(
 
 def _store_there(url: str, job: Import, batch_size: int, chunk: Chunk) -> list[BatchWork]:
     """`_store` in the reading process, on its own engine."""
-    return _store(_sessions_at(url), job, batch_size, chunk)
-
-
-@cache
-def _sessions_at(url: str) -> sessionmaker[Session]:
-    return session_factory(make_engine(url))
-
-
-def _shared_url(sessions: sessionmaker[Session]) -> str | None:
-    """The URL another process opens the sessions' database with; None for SQLite in memory."""
-    url = sessions.kw["bind"].url
-    if url.get_backend_name() == "sqlite" and in_memory(url.database):
-        return None
-    rendered: str = url.render_as_string(hide_password=False)
-    return rendered
+    return _store(sessions_at(url), job, batch_size, chunk)
 
 
 def leftover_batches(

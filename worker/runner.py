@@ -1,18 +1,20 @@
 """The embedded path: solve batches in a local process pool while the import goes on.
 
-No servers: the main process reads the file, imports it, hands each batch to the pool as
-soon as the transaction that created it has committed, and stores the rows the pool sends
-back (`record_work`, as a Celery worker does). It is the only writer: SQLite takes one writer
-at a time, and three writers on two cores keep preempting whichever holds the lock. The pool
-processes only solve (`solve_work`), at a lower priority than the process that feeds them
-and stores their work. Killed or interrupted, a re-run resumes from the database: finished
-batches are never solved again.
+No servers: the main process hands each batch to the pool as soon as the transaction that
+created it has committed (a large file is read and stored by a process of its own,
+`worker.producer`), and each pool process stores the batch it solved (`record_work`, as a
+Celery worker does) on its own connection to the same database. The main process only
+coordinates: it stores nothing a puzzle, so it is not what caps a run on many cores. SQLite
+takes one writer at a time; the writers take turns through its busy timeout, each
+transaction one batch. A database no other process can open (SQLite in memory) is written
+by the main process, with the rows the pool sends back. Killed or interrupted, a re-run
+resumes from the database: finished batches are never solved again.
 
 Work is split by cost, not by count: while the pool has idle processes, a batch is cut into
-one part for each (every part-th puzzle, so that hard ones spread out), and stored once all its
-parts are back; a small collection of hard puzzles keeps every core busy. The puzzles the bulk
-path leaves pending come back as deep batches of one puzzle each (`deep`), for the second
-phase (`run_deep`), the hardest-looking first.
+one part for each (every part-th puzzle, so that hard ones spread out), and the main process
+stores it once all its parts are back; a small collection of hard puzzles keeps every core
+busy. The puzzles the bulk path leaves pending come back as deep batches of one puzzle each
+(`deep`), for the second phase (`run_deep`), the hardest-looking first.
 """
 
 from __future__ import annotations
@@ -27,6 +29,8 @@ from dataclasses import dataclass, field, replace
 from sqlalchemy.orm import Session, sessionmaker
 
 import solver
+from db.engine import is_busy, sessions_at, shared_url
+from db.errors import StorageError
 from db.imports import BatchWork
 from db.ratings import record_work, settle_failed
 from db.results import failure_reason, record_batch_failure
@@ -34,12 +38,20 @@ from db.tiers import DEFAULT_PLAN, IMPORT, RatingPlan
 from worker.batch import Solved, solve_work
 
 OnSolved = Callable[[int], None]
+Done = Solved | list[BatchWork]  # what a pool process hands back: the rows, or, stored, deep work
 # Batches queued per pool process: enough that the pool never waits while the main process
 # imports the next chunk, few enough that memory stays bounded on huge collections.
 IN_FLIGHT_PER_WORKER = 4
-# Not the batch's fault (a killed pool process): the run stops, the batch stays pending and a
-# re-run solves it.
-NOT_THE_BATCH = (BrokenProcessPool,)
+
+
+class NotStored(StorageError):
+    """A pool process solved a batch but could not store it (the database's error, as text):
+    not the batch's fault, so it stays pending for a re-run."""
+
+
+# Not the batch's fault (a killed pool process, a database that refused the write): the run
+# stops, the batch stays pending and a re-run solves it.
+NOT_THE_BATCH = (BrokenProcessPool, NotStored)
 
 POOL_NICENESS = 5  # pool processes yield to the main process when the cores are busy
 
@@ -49,6 +61,26 @@ def _start_pool_process(backend: str) -> None:
     spawned process does not inherit the parent's choice)."""
     os.nice(POOL_NICENESS)
     solver.use_backend(backend)
+
+
+def solve_and_store(
+    work: BatchWork, url: str, *, node_budget: int | None, plan: RatingPlan
+) -> Done:
+    """In a pool process: solve a whole batch and store it in one transaction, on this
+    process's own engine; the deep batches its pending ratings need. SQLite writes one
+    transaction at a time: while another process writes, the batch goes back solved instead,
+    for the main process to store (a pool process waiting its turn would leave its core idle).
+    A failure to store is `NotStored`; one to solve goes on as itself (the batch's own)."""
+    solved = solve_work(work, node_budget=node_budget, plan=plan)
+    try:
+        with sessions_at(url, waits=False)() as session:
+            deep = record_work(session, work, solved.rows, solved.paths)
+            session.commit()
+    except Exception as error:
+        if is_busy(error):
+            return solved
+        raise NotStored(f"batch {work.batch_id} was not stored: {failure_reason(error)}") from error
+    return deep
 
 
 def split(work: BatchWork, parts: int) -> list[BatchWork]:
@@ -65,6 +97,7 @@ class _Batch:
     parts: int
     back: int = 0  # parts back, solved or failed
     solved: list[Solved] = field(default_factory=list)
+    deep: list[BatchWork] | None = None  # stored by its pool process: the deep work it made
     error: BaseException | None = None
 
 
@@ -88,10 +121,11 @@ class LocalPool:
         self.on_dispatched = on_dispatched or (lambda _total: None)  # puzzles handed out so far
         self.dispatched = 0
         self.deep: list[BatchWork] = []  # deep batches stored batches asked for, not yet run
+        self.url = shared_url(sessions)  # where the pool stores what it solves (None: here)
         self._pool = ProcessPoolExecutor(
             workers, initializer=_start_pool_process, initargs=(solver.backend(),)
         )
-        self._inflight: dict[Future[Solved], _Batch] = {}
+        self._inflight: dict[Future[Done], _Batch] = {}
 
     def dispatch(self, work: BatchWork) -> None:
         """Queue one batch (in parts while processes idle); first stores what is finished, and
@@ -101,11 +135,17 @@ class LocalPool:
             self._store(wait(self._inflight, return_when=FIRST_COMPLETED).done)
         parts = split(work, self.workers - len(self._inflight))
         batch = _Batch(work, len(parts))
-        for part in parts:
-            future = self._pool.submit(
-                solve_work, part, node_budget=self.node_budget, plan=self.plan
+        budget, plan = self.node_budget, self.plan
+        if len(parts) == 1 and self.url is not None:
+            there = self._pool.submit(
+                solve_and_store, work, self.url, node_budget=budget, plan=plan
             )
-            self._inflight[future] = batch
+            self._inflight[there] = batch
+        else:
+            for part in parts:
+                self._inflight[
+                    self._pool.submit(solve_work, part, node_budget=budget, plan=plan)
+                ] = batch
         self.dispatched += len(work.puzzles)
 
     def dispatch_all(self, works: Iterable[BatchWork]) -> None:
@@ -122,35 +162,45 @@ class LocalPool:
         """Stop the pool; cancelled batches stay pending in the database for a re-run."""
         self._pool.shutdown(wait=not cancel, cancel_futures=cancel)
 
-    def _store(self, finished: set[Future[Solved]]) -> None:
-        """Store the batches whose last part is back, in one transaction (each batch's write is
-        idempotent); a batch whose solving raised is marked failed. An error that is not the
-        batch's fault stops the run once the others are stored."""
-        if not finished:
-            return
-        complete: list[_Batch] = []
-        for future in finished:
-            batch = self._inflight.pop(future)
-            error = future.exception()
-            if error is None:
-                batch.solved.append(future.result())
-            elif batch.error is None:
-                batch.error = error
-            batch.back += 1
-            if batch.back == batch.parts:
-                complete.append(batch)
+    def _store(self, finished: set[Future[Done]]) -> None:
+        """Store the batches whose last part is back and that their pool process did not
+        store, in one transaction (each batch's write is idempotent); a batch whose solving
+        raised is marked failed. An error that is not the batch's fault stops the run once the
+        others are stored."""
+        complete = self._complete(finished)
         if not complete:
             return
         stop = [b.error for b in complete if isinstance(b.error, NOT_THE_BATCH)]
-        with self.sessions() as session:
-            for batch in complete:
-                self._record(session, batch)
-            session.commit()
+        here = [batch for batch in complete if batch.deep is None]
+        if here:
+            with self.sessions() as session:
+                for batch in here:
+                    self._record(session, batch)
+                session.commit()
+        for batch in complete:
+            self.deep += batch.deep or []
         if stop:
             raise stop[0]
         for batch in complete:
             if batch.error is None:
                 self.on_solved(len(batch.work.puzzles))
+
+    def _complete(self, finished: set[Future[Done]]) -> list[_Batch]:
+        """Take these parts out of the pool's hands; the batches whose last part is back."""
+        complete: list[_Batch] = []
+        for future in finished:
+            batch = self._inflight.pop(future)
+            error = future.exception()
+            if error is not None:
+                batch.error = batch.error or error
+            elif isinstance(done := future.result(), Solved):
+                batch.solved.append(done)
+            else:
+                batch.deep = done  # its pool process stored it
+            batch.back += 1
+            if batch.back == batch.parts:
+                complete.append(batch)
+        return complete
 
     def _record(self, session: Session, batch: _Batch) -> None:
         work, error = batch.work, batch.error
