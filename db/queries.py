@@ -12,6 +12,7 @@ from sqlalchemy import (
     ColumnElement,
     RowMapping,
     Select,
+    case,
     cast,
     false,
     func,
@@ -34,8 +35,9 @@ from db.models import (
     SolvingPath,
 )
 from db.tiers import PENDING as PENDING_RATING
-from db.tiers import RERATE
+from db.tiers import RATING_STATES, RERATE
 from db.views import puzzle_results
+from solver import LABELS, STATUSES
 
 ORDERABLE = (
     "difficulty_score",
@@ -60,53 +62,50 @@ DISTRIBUTIONS = (
 )
 
 
-# The results columns the summary counts puzzles by, in one pass over a collection's lines.
-_SUMMED = (
-    Result.status,
-    Result.difficulty,
-    Result.is_minimal,
-    Result.rating_state,
-    Result.rating_profile,
-    Result.solver_version,
-    Result.rating_tier,
+# What the summary counts a collection's distinct puzzles by, each a column and its values
+# (solver.STATUSES, solver.LABELS, db.tiers.RATING_STATES): one pass over the collection's lines,
+# a sum a value, grouped only by what made the results. A GROUP BY of every column would sort
+# every line first (SQLite: 3 s a million lines, against 1.3 s this way).
+_COUNTED: tuple[tuple[str, InstrumentedAttribute[Any], tuple[Any, ...]], ...] = (
+    ("statuses", Result.status, STATUSES),
+    ("difficulty", Result.difficulty, LABELS),
+    ("ratings", Result.rating_state, RATING_STATES),
+    ("minimal", Result.is_minimal, (True,)),
 )
+_MADE_BY = (Result.rating_profile, Result.solver_version, Result.rating_tier)
 
 
-def _result_groups(session: Session, collection_ids: list[int]) -> dict[int, list[tuple[Any, ...]]]:
-    """collection id -> each combination of the `_SUMMED` values its distinct puzzles' results
-    hold, with how many (the last field): one pass over the collection's lines."""
+def _result_counts(session: Session, collection_ids: list[int]) -> dict[int, dict[str, Any]]:
+    """collection id -> for each `_COUNTED` name, value -> distinct puzzles (values of none
+    left out), and `rated_with`: what made its results, (profile, solver version, tier,
+    distinct puzzles), the most common first (the tier of a result of an earlier release: '?')."""
+    sums = [
+        func.sum(case((column == value, 1), else_=0))
+        for _, column, values in _COUNTED
+        for value in values
+    ]
     stmt = (
-        select(CollectionPuzzle.collection_id, *_SUMMED, func.count())
+        select(CollectionPuzzle.collection_id, *_MADE_BY, func.count(), *sums)
         .join(Result, Result.puzzle_id == CollectionPuzzle.puzzle_id)
         .where(CollectionPuzzle.collection_id.in_(collection_ids))
         .where(CollectionPuzzle.is_duplicate.is_(False))
-        .group_by(CollectionPuzzle.collection_id, *_SUMMED)
+        .group_by(CollectionPuzzle.collection_id, *_MADE_BY)
     )
-    groups: dict[int, list[tuple[Any, ...]]] = {cid: [] for cid in collection_ids}
-    for row in session.execute(stmt):
-        groups[row[0]].append(tuple(row))
-    return groups
-
-
-def _tally(groups: list[tuple[Any, ...]], column: InstrumentedAttribute[Any]) -> dict[str, int]:
-    """value of one `_SUMMED` column -> distinct puzzles (NULL left out)."""
-    at = 1 + _SUMMED.index(column)
-    counts: Counter[str] = Counter()
-    for row in groups:
-        if row[at] is not None:
-            counts[str(row[at])] += row[-1]
-    return dict(counts)
-
-
-def _rated_with(groups: list[tuple[Any, ...]]) -> list[tuple[Any, ...]]:
-    """What made a collection's results: (profile, solver version, tier, distinct puzzles), the
-    most common first (the tier of a result of an earlier release: '?')."""
-    at = [1 + _SUMMED.index(c) for c in (Result.rating_profile, Result.solver_version)]
-    tier = 1 + _SUMMED.index(Result.rating_tier)
-    made: Counter[tuple[Any, ...]] = Counter()
-    for row in groups:
-        made[(row[at[0]], row[at[1]], row[tier] or "?")] += row[-1]
-    return sorted(((*key, n) for key, n in made.items()), key=lambda r: (-r[3], r[:3]))
+    tallies = {cid: {name: Counter[str]() for name, _, _ in _COUNTED} for cid in collection_ids}
+    made: dict[int, list[tuple[Any, ...]]] = {cid: [] for cid in collection_ids}
+    for cid, profile, version, tier, count, *counts in session.execute(stmt):
+        made[cid].append((profile, version, tier or "?", count))
+        found = iter(counts)
+        for name, _, values in _COUNTED:
+            for value in values:
+                tallies[cid][name][str(value)] += next(found)
+    return {
+        cid: {
+            **{name: {k: n for k, n in tally.items() if n} for name, tally in tallies[cid].items()},
+            "rated_with": sorted(made[cid], key=lambda r: (-r[3], r[:3])),
+        }
+        for cid in collection_ids
+    }
 
 
 def _classes(session: Session, collection_ids: list[int]) -> dict[int, int]:
@@ -139,7 +138,7 @@ def collection_status(
         stmt = stmt.where(Collection.id.in_(ids))
     collections = list(session.scalars(stmt))
     found = [c.id for c in collections]
-    groups = _result_groups(session, found)
+    counts = _result_counts(session, found)
     classes = _classes(session, found)
     return [
         {
@@ -149,11 +148,11 @@ def collection_status(
             **{counter: getattr(c, counter) for counter in COUNTERS},
             "remaining": c.total - c.done - c.failed,
             "classes": classes[c.id],
-            "statuses": _tally(groups[c.id], Result.status),
-            "difficulty": _tally(groups[c.id], Result.difficulty),
-            "minimal": _tally(groups[c.id], Result.is_minimal).get(str(True), 0),
-            "ratings": _tally(groups[c.id], Result.rating_state),
-            "rated_with": _rated_with(groups[c.id]),
+            "statuses": counts[c.id]["statuses"],
+            "difficulty": counts[c.id]["difficulty"],
+            "minimal": counts[c.id]["minimal"].get(str(True), 0),
+            "ratings": counts[c.id]["ratings"],
+            "rated_with": counts[c.id]["rated_with"],
         }
         for c in collections
     ]
