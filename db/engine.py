@@ -170,34 +170,15 @@ def shared_url(sessions: sessionmaker[Session]) -> str | None:
     return rendered
 
 
-def sessions_at(url: str, *, waits: bool = True) -> sessionmaker[Session]:
+def sessions_at(url: str) -> sessionmaker[Session]:
     """Sessions on this process's own engine for `url` (made on first use): a process that
-    writes beside the one that started it (the import's reader, `run`'s pool). Without
-    `waits`, a write to SQLite fails at once (`is_busy`) while another connection writes,
-    instead of waiting its turn."""
-    return _sessions_of(url, waits, os.getpid())
+    writes beside the one that started it (the import's reader, `run`'s pool)."""
+    return _sessions_of(url, os.getpid())
 
 
 @cache
-def _sessions_of(url: str, waits: bool, _pid: int) -> sessionmaker[Session]:
-    engine = make_engine(url)  # per process: an engine is never shared by a fork
-    if engine.dialect.name == "sqlite" and not waits:
-        event.listen(engine, "connect", _no_busy_timeout)  # after the pragmas: it wins
-    return session_factory(engine)
-
-
-def _no_busy_timeout(dbapi_connection: Any, _record: Any) -> None:
-    dbapi_connection.execute("PRAGMA busy_timeout=0")
-
-
-SQLITE_BUSY = 5  # SQLite's primary result code when another connection holds the lock
-
-
-def is_busy(error: BaseException) -> bool:
-    """Whether SQLite refused a write because another connection was writing (the driver's
-    error, or SQLAlchemy's around it)."""
-    code = getattr(getattr(error, "orig", error), "sqlite_errorcode", None)
-    return code is not None and code & 0xFF == SQLITE_BUSY
+def _sessions_of(url: str, _pid: int) -> sessionmaker[Session]:
+    return session_factory(make_engine(url))  # per process: an engine is never shared by a fork
 
 
 def is_embedded(engine: Engine) -> bool:

@@ -2,13 +2,18 @@
 
 No servers: the main process hands each batch to the pool as soon as the transaction that
 created it has committed (a large file is read and stored by a process of its own,
-`worker.producer`), and each pool process stores the batch it solved (`record_work`, as a
-Celery worker does) on its own connection to the same database. The main process only
-coordinates: it stores nothing a puzzle, so it is not what caps a run on many cores. SQLite
-takes one writer at a time; the writers take turns through its busy timeout, each
-transaction one batch. A database no other process can open (SQLite in memory) is written
-by the main process, with the rows the pool sends back. Killed or interrupted, a re-run
-resumes from the database: finished batches are never solved again.
+`worker.producer`). Where the results are stored depends on the database:
+
+- SQLite takes one writer at a time: the main process stores the rows the pool sends back
+  (`record_work`, as a Celery worker does), the one writer of results. Pool processes writing
+  too would only take turns on the same lock, each re-reading the pages the others changed
+  (docs: Architecture).
+- PostgreSQL takes many: each pool process stores the batch it solved, on its own connection
+  (`solve_and_store`), and the main process only coordinates, so it does not cap a run on
+  many cores.
+
+The pool processes run at a lower priority than the main process. Killed or interrupted, a
+re-run resumes from the database: finished batches are never solved again.
 
 Work is split by cost, not by count: while the pool has idle processes, a batch is cut into
 one part for each (every part-th puzzle, so that hard ones spread out), and the main process
@@ -29,7 +34,7 @@ from dataclasses import dataclass, field, replace
 from sqlalchemy.orm import Session, sessionmaker
 
 import solver
-from db.engine import is_busy, sessions_at, shared_url
+from db.engine import is_embedded, sessions_at, shared_url
 from db.errors import StorageError
 from db.imports import BatchWork
 from db.ratings import record_work, settle_failed
@@ -67,18 +72,14 @@ def solve_and_store(
     work: BatchWork, url: str, *, node_budget: int | None, plan: RatingPlan
 ) -> Done:
     """In a pool process: solve a whole batch and store it in one transaction, on this
-    process's own engine; the deep batches its pending ratings need. SQLite writes one
-    transaction at a time: while another process writes, the batch goes back solved instead,
-    for the main process to store (a pool process waiting its turn would leave its core idle).
-    A failure to store is `NotStored`; one to solve goes on as itself (the batch's own)."""
+    process's own engine; the deep batches its pending ratings need. A failure to store is
+    `NotStored`; one to solve goes on as itself (the batch's own)."""
     solved = solve_work(work, node_budget=node_budget, plan=plan)
     try:
-        with sessions_at(url, waits=False)() as session:
+        with sessions_at(url)() as session:
             deep = record_work(session, work, solved.rows, solved.paths)
             session.commit()
     except Exception as error:
-        if is_busy(error):
-            return solved
         raise NotStored(f"batch {work.batch_id} was not stored: {failure_reason(error)}") from error
     return deep
 
@@ -121,7 +122,8 @@ class LocalPool:
         self.on_dispatched = on_dispatched or (lambda _total: None)  # puzzles handed out so far
         self.dispatched = 0
         self.deep: list[BatchWork] = []  # deep batches stored batches asked for, not yet run
-        self.url = shared_url(sessions)  # where the pool stores what it solves (None: here)
+        # where the pool stores what it solves: None, here (SQLite's one writer)
+        self.url = None if is_embedded(sessions.kw["bind"]) else shared_url(sessions)
         self._pool = ProcessPoolExecutor(
             workers, initializer=_start_pool_process, initargs=(solver.backend(),)
         )
@@ -137,15 +139,16 @@ class LocalPool:
         batch = _Batch(work, len(parts))
         budget, plan = self.node_budget, self.plan
         if len(parts) == 1 and self.url is not None:
-            there = self._pool.submit(
+            stored = self._pool.submit(
                 solve_and_store, work, self.url, node_budget=budget, plan=plan
             )
-            self._inflight[there] = batch
+            self._inflight[stored] = batch
         else:
             for part in parts:
-                self._inflight[
-                    self._pool.submit(solve_work, part, node_budget=budget, plan=plan)
-                ] = batch
+                solved: Future[Done] = self._pool.submit(
+                    solve_work, part, node_budget=budget, plan=plan
+                )
+                self._inflight[solved] = batch
         self.dispatched += len(work.puzzles)
 
     def dispatch_all(self, works: Iterable[BatchWork]) -> None:

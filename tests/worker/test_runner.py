@@ -1,26 +1,22 @@
-"""worker.runner: each pool process stores the batch it solved on its own connection, and hands
-it back solved, for `run`'s process to store, while SQLite is busy with another writer."""
+"""worker.runner: on PostgreSQL each pool process stores the batch it solved, on its own
+connection; on SQLite, a database of one writer at a time, `run`'s own process stores them."""
 
 from __future__ import annotations
 
-import sqlite3
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
-from sqlalchemy import func, select
-from sqlalchemy.engine import make_url
+from sqlalchemy import Engine, func, select
 from sqlalchemy.orm import Session, sessionmaker
-from sqlalchemy.pool import StaticPool
 
-from db.engine import ensure_schema, make_engine, session_factory
+from db.engine import make_engine, session_factory
 from db.imports import BatchWork
 from db.migrate import upgrade
 from db.models import DONE, Batch, Result
 from db.tiers import RatingPlan
 from tests.worker.test_sources import EASY, SEVENTEEN
 from worker import runner
-from worker.batch import Solved
 from worker.inputs import Input, readable
 from worker.producer import import_chunks, open_import
 from worker.runner import LocalPool, NotStored, solve_and_store
@@ -47,11 +43,18 @@ def stored(sessions: sessionmaker[Session]) -> tuple[int, int]:
 
 
 @pytest.fixture
-def sessions(database_url: str) -> Iterator[sessionmaker[Session]]:
-    upgrade(database_url)
-    engine = make_engine(database_url)
-    yield session_factory(engine)
-    engine.dispose()
+def opened() -> Iterator[Callable[[str], sessionmaker[Session]]]:
+    """Sessions on a database made ready (its engine closed after the test)."""
+    engines: list[Engine] = []
+
+    def open_at(url: str) -> sessionmaker[Session]:
+        upgrade(url)
+        engines.append(make_engine(url))
+        return session_factory(engines[-1])
+
+    yield open_at
+    for engine in engines:
+        engine.dispose()
 
 
 def solved_here(monkeypatch: pytest.MonkeyPatch) -> list[int]:
@@ -67,54 +70,37 @@ def solved_here(monkeypatch: pytest.MonkeyPatch) -> list[int]:
     return here
 
 
-def test_each_pool_process_stores_the_batch_it_solved(
-    sessions: sessionmaker[Session], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+def test_on_postgresql_each_pool_process_stores_the_batch_it_solved(
+    postgres_url: str,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    opened: Callable[[str], sessionmaker[Session]],
 ) -> None:
-    """`run`'s process only hands out the batches: with nothing else writing, none comes back
-    to it, and every result is stored with its batch done."""
+    """`run`'s process only hands out the batches: none comes back to it, and every result is
+    stored with its batch done."""
+    sessions = opened(postgres_url)
     works = imported(sessions, tmp_path)
     here = solved_here(monkeypatch)
-    with runner.local_pool(sessions, 1, plan=FAST_PLAN) as pool:
+    with runner.local_pool(sessions, 2, plan=FAST_PLAN) as pool:
         pool.dispatch_all(works)
     assert here == []
     assert stored(sessions) == (2, 2)
 
 
-def test_a_database_in_memory_is_stored_by_the_calling_process(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+def test_on_sqlite_runs_own_process_stores_every_batch(
+    sqlite_url: str,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    opened: Callable[[str], sessionmaker[Session]],
 ) -> None:
-    """No pool process can open it: the rows come back and are stored here."""
-    engine = make_engine("sqlite://", poolclass=StaticPool)
-    ensure_schema(engine)
-    sessions = session_factory(engine)
+    """SQLite's one writer of results: the rows come back from the pool and are stored here."""
+    sessions = opened(sqlite_url)
     works = imported(sessions, tmp_path)
     here = solved_here(monkeypatch)
-    with runner.local_pool(sessions, 1, plan=FAST_PLAN) as pool:
+    with runner.local_pool(sessions, 2, plan=FAST_PLAN) as pool:
         pool.dispatch_all(works)
     assert sorted(here) == sorted(work.batch_id for work in works)
     assert stored(sessions) == (2, 2)
-
-
-def test_a_batch_comes_back_solved_while_another_process_writes(
-    sqlite_url: str, tmp_path: Path
-) -> None:
-    """A pool process does not wait its turn (its core would idle): the batch comes back
-    solved, nothing of it stored; once the other writer is done, the same call stores it."""
-    upgrade(sqlite_url)
-    engine = make_engine(sqlite_url)
-    sessions = session_factory(engine)
-    work = imported(sessions, tmp_path)[0]
-    other = sqlite3.connect(str(make_url(sqlite_url).database), isolation_level=None)
-    other.execute("BEGIN IMMEDIATE")  # another process holds SQLite's write lock
-    back = solve_and_store(work, sqlite_url, node_budget=None, plan=FAST_PLAN)
-    assert isinstance(back, Solved)
-    assert [row.puzzle_id for row in back.rows] == [pid for pid, _ in work.puzzles]
-    assert stored(sessions) == (0, 0)
-    other.execute("ROLLBACK")
-    assert solve_and_store(work, sqlite_url, node_budget=None, plan=FAST_PLAN) == []
-    assert stored(sessions) == (1, 1)
-    other.close()
-    engine.dispose()
 
 
 def test_a_batch_that_cannot_be_stored_says_which_and_why(tmp_path: Path) -> None:
