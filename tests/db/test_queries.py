@@ -130,7 +130,8 @@ def test_the_documented_example_queries_return_what_they_should(
 def test_collection_status_reports_counters_and_difficulty(
     session: Session, fixture_collections: int
 ) -> None:
-    """Per collection: totals, rejects, duplicates, what remains and the label counts."""
+    """Per collection: totals, rejects, duplicates, what remains, the counts by status, label,
+    minimality and rating state, and what made the results."""
     mine, other = collection_status(session)
     assert mine["id"] == fixture_collections
     assert {k: mine[k] for k in ("name", "lines_read", "total", "done", "failed")} == {
@@ -143,6 +144,8 @@ def test_collection_status_reports_counters_and_difficulty(
     assert (mine["rejected"], mine["duplicates"], mine["remaining"]) == (1, 1, 1)
     assert mine["difficulty"] == {"easy": 1, "hard": 1, "diabolical": 1}
     assert mine["statuses"] == {"solved": 3, "multiple": 1}  # they add up to done
+    assert (mine["minimal"], mine["ratings"]) == (4, {"exact": 3})  # line 4's state is NULL
+    assert mine["rated_with"] == [("classic", "test", "bulk", 4)]
     assert (other["total"], other["done"], other["remaining"]) == (1, 1, 0)
     assert [s["name"] for s in collection_status(session, "other")] == ["other"]
     assert collection_status(session, ids=[other["id"]]) == [other]
