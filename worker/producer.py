@@ -83,9 +83,9 @@ def import_chunks(
     """Store the file's records chunk by chunk; yield each chunk's new batches once committed.
 
     A large file is stored by the process that reads it (`worker.reader`), on its own
-    connection to the same database: this one only hands out the batches, and stores
-    results beside it (`run`). A database only this process can open (SQLite in memory) is
-    stored here."""
+    connection to the same database: this one hands out the batches (and, in `run` on
+    SQLite, stores the results beside it: `worker.runner`). A database only this process can
+    open (SQLite in memory) is stored here."""
     size = batch_size * CHUNK_BATCHES
     url = shared_url(sessions)
     if url is not None and reads_in_child(job.path):

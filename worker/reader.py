@@ -4,7 +4,8 @@ A chunk holds its accepted lines, its rejected ones and the canonical form of ea
 puzzle (`solver.canonical_forms`). For a large file, reading, parsing, canonical forms and what
 the caller does with each chunk (`then`: `worker.producer` stores it there) are done in a
 child process, up to `READ_AHEAD` chunks ahead of the process that takes them: that one
-(`run`'s main process, `import`'s) then only hands out the work. A small file is read in the
+(`run`'s main process, `import`'s) then hands out the work (and, in `run` on SQLite, stores
+the results). A small file is read in the
 calling process: a child would take longer to start than the file to read.
 
 Chunks come in file order, whichever process made them, and a fault of the whole file
