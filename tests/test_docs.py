@@ -1,5 +1,6 @@
-"""The documentation site builds, strictly, and its generated SQL reference is the schema's;
-the README keeps the Quick start that CI reads and links only to what exists.
+"""The documentation site builds, strictly, its generated SQL reference is the schema's and its
+generated settings table is worker.settings'; the README keeps the Quick start that CI reads
+and links only to what exists.
 
 The site is built as a reader would build it (`mkdocs build --strict`, into a temporary
 folder), so a broken link, a missing anchor or a page left out of the navigation fails here.
@@ -20,6 +21,7 @@ from markdown.extensions.toc import slugify
 
 from db.models import Base
 from db.views import puzzle_results
+from worker.settings import SETTINGS, VARIABLES
 
 ROOT = Path(__file__).resolve().parents[1]
 README = (ROOT / "README.md").read_text(encoding="utf-8")
@@ -53,7 +55,8 @@ def test_the_site_builds_in_strict_mode(built: Built) -> None:
 
 
 class Sections(HTMLParser):
-    """A page's text by `<h2 id>`: its paragraphs, and its table's rows as lists of cells."""
+    """A page's text by `<h1 id>` or `<h2 id>`: its paragraphs, and its table's rows as lists
+    of cells."""
 
     def __init__(self) -> None:
         super().__init__()
@@ -64,7 +67,7 @@ class Sections(HTMLParser):
         self.paragraph: list[str] | None = None
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
-        if tag == "h2":
+        if tag in ("h1", "h2"):
             self.heading = dict(attrs).get("id") or ""
             self.paragraphs[self.heading], self.rows[self.heading] = [], []
         elif tag == "tr" and self.heading:
@@ -115,6 +118,29 @@ def test_the_view_section_lists_every_column_of_puzzle_results_with_its_comment(
     rows = [row for row in page.rows["the-view-puzzle_results-start-here"] if row]
     assert [row[0] for row in rows] == [column.name for column in puzzle_results.c]
     assert [row[2] for row in rows] == [column.comment for column in puzzle_results.c]
+
+
+def rendered(markdown: str) -> str:
+    """A cell's Markdown as its text shows on the page: code marks and link targets gone."""
+    return re.sub(r"\[([^]]*)\]\([^)]*\)", r"\1", markdown.replace("`", ""))
+
+
+def test_the_settings_page_lists_every_setting_with_its_default_and_meaning(built: Built) -> None:
+    """The generated table has a row per setting of worker.settings, in order (the two time
+    limits share one), each with the default it declares (or its words for it: unset, one per
+    core) and its help as the meaning."""
+    assert built.process.returncode == 0, built.process.stderr
+    page = Sections()
+    page.feed((built.site / "guide" / "settings" / "index.html").read_text(encoding="utf-8"))
+    rows = [row for row in page.rows["settings"] if row]
+    assert [name.strip() for row in rows for name in row[0].split(",")] == list(VARIABLES)
+    assert "SUDOKU_TASK_SOFT_TIME_LIMIT, SUDOKU_TASK_TIME_LIMIT" in [row[0] for row in rows]
+    declared = {setting.variable: setting for setting in SETTINGS}
+    for names, defaults, meaning in rows:
+        shared = [declared[name.strip()] for name in names.split(",")]
+        shown = [s.shown or ("unset" if s.default is None else str(s.default)) for s in shared]
+        assert defaults == ", ".join(shown), names
+        assert {rendered(setting.help) for setting in shared} == {meaning}, names
 
 
 def test_the_quick_start_block_holds_the_two_commands_ci_reads() -> None:

@@ -1,6 +1,6 @@
 """The documentation states the solver's facts as the code defines them: the ladder's names,
-order and values, the statuses, the labels and their cut-offs, the estimate's constants, the
-settings and the work budgets.
+order and values, the statuses, the labels and their cut-offs, the estimate's constants and the
+work budget's charges (the settings table is generated: tests/test_docs.py).
 
 The documentation site (`docs/`) is where users read these facts; the code is where they live.
 Each table and list below is read from its page and compared with its one definition, so a
@@ -82,32 +82,6 @@ def test_the_estimate_formula_shows_the_rating_constants(constant: str) -> None:
     formula = re.search(r"score = (.*?)\n", section("rating/score.md", "Score, EP and ED"))
     assert formula
     assert f"{getattr(rating, constant)}" in formula.group(1)
-
-
-def test_the_settings_table_lists_every_variable_the_settings_module_reads() -> None:
-    """Each SUDOKU_* variable of worker.settings has a row, in the module's order."""
-    from worker.settings import VARIABLES
-
-    rows = table_rows(section("guide/settings.md", "Settings"))
-    listed = [name.strip("` ") for row in rows for name in row[0].split(",")]
-    assert listed == list(VARIABLES)
-
-
-@pytest.mark.parametrize(
-    ("variable", "budget"),
-    [
-        ("SUDOKU_WORK_BUDGET", "BULK"),
-        ("SUDOKU_BATCH_WORK_BUDGET", "BATCH"),
-        ("SUDOKU_DEEP_WORK_BUDGET", "DEEP"),
-    ],
-)
-def test_the_settings_table_gives_each_work_budgets_default(variable: str, budget: str) -> None:
-    """The default a budget's row shows is solver.work's."""
-    from solver import work
-
-    rows = table_rows(section("guide/settings.md", "Settings"))
-    (row,) = [row for row in rows if row[0] == f"`{variable}`"]
-    assert row[1] == f"`{getattr(work, budget)}`"
 
 
 def test_exact_ratings_name_the_charges_of_each_kind_of_work() -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+from typing import Any
 
 import pytest
 
@@ -12,7 +13,92 @@ from db.tiers import RatingPlan
 from db.urls import mask_url
 from solver import work
 from worker.errors import SettingsError
-from worker.settings import Settings, batch_size, broker_url, database_url, rating_plan
+from worker.setting import Integer, OneOf, Setting
+from worker.settings import (
+    SETTINGS,
+    Settings,
+    batch_size,
+    broker_url,
+    database_url,
+    rating_plan,
+)
+
+# The declarations, by how their values are checked: the bad-value cases below come from them.
+INTEGERS = [setting for setting in SETTINGS if isinstance(setting.parse, Integer)]
+CHOICES = [setting for setting in SETTINGS if isinstance(setting.parse, OneOf)]
+
+
+def named(setting: Setting[Any]) -> str:
+    """A test case's id: the setting's variable."""
+    return setting.variable
+
+
+@pytest.mark.parametrize("setting", SETTINGS, ids=named)
+@pytest.mark.parametrize("value", [None, "", "  "])
+def test_a_setting_unset_or_blank_takes_its_default(
+    monkeypatch: pytest.MonkeyPatch, setting: Setting[Any], value: str | None
+) -> None:
+    """Unset, empty or spaces: the declared default, no error."""
+    if value is None:
+        monkeypatch.delenv(setting.variable, raising=False)
+    else:
+        monkeypatch.setenv(setting.variable, value)
+    assert setting.read() == setting.default
+
+
+@pytest.mark.parametrize("setting", INTEGERS, ids=named)
+def test_a_whole_number_setting_takes_its_bounds_and_names_them_past_either(
+    monkeypatch: pytest.MonkeyPatch, setting: Setting[int]
+) -> None:
+    """Each bound is taken; one below the minimum or above the maximum, or not a number, is
+    refused naming the variable (and the bounds)."""
+    assert isinstance(setting.parse, Integer)
+    low, high = setting.parse.minimum, setting.parse.maximum
+    bounds = f"at least {low}" if high is None else f"{low} to {high}"
+    taken = [low] if high is None else [low, high]
+    for value in taken:
+        monkeypatch.setenv(setting.variable, f" {value} ")
+        assert setting.read() == value
+    refused = [low - 1] if high is None else [low - 1, high + 1]
+    for value in refused:
+        monkeypatch.setenv(setting.variable, str(value))
+        expected = rf"^{setting.variable}='{value}' is out of range: expected {bounds}$"
+        with pytest.raises(SettingsError, match=expected):
+            setting.read()
+    monkeypatch.setenv(setting.variable, "1.5")
+    with pytest.raises(SettingsError, match=rf"^{setting.variable}='1.5' is not an integer$"):
+        setting.read()
+
+
+@pytest.mark.parametrize("setting", CHOICES, ids=named)
+def test_a_setting_of_names_takes_each_in_any_case_and_lists_them_for_another(
+    monkeypatch: pytest.MonkeyPatch, setting: Setting[str]
+) -> None:
+    """Each of its names is taken however it is typed; another is refused with the list."""
+    assert isinstance(setting.parse, OneOf)
+    for name in setting.parse.choices:
+        monkeypatch.setenv(setting.variable, name.upper())
+        assert setting.read() == name
+    monkeypatch.setenv(setting.variable, "Nonesuch")
+    expected = (
+        f"^{setting.variable}='Nonesuch': expected one of {', '.join(setting.parse.choices)}$"
+    )
+    with pytest.raises(SettingsError, match=expected):
+        setting.read()
+
+
+@pytest.mark.parametrize("setting", SETTINGS, ids=named)
+def test_a_worker_reads_and_checks_every_setting(
+    monkeypatch: pytest.MonkeyPatch, setting: Setting[Any]
+) -> None:
+    """A worker's Settings.from_env refuses garbage in any setting that checks its value,
+    naming the variable: none is declared and left out of the worker."""
+    monkeypatch.setenv(setting.variable, "garbage")
+    if setting.variable == "SUDOKU_QUEUE":  # any name is a queue's
+        assert Settings.from_env().queue == "garbage"
+        return
+    with pytest.raises(SettingsError, match=rf"^{setting.variable}="):
+        Settings.from_env()
 
 
 def test_the_solver_backend_defaults_to_auto(monkeypatch: pytest.MonkeyPatch) -> None:
