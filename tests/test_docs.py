@@ -1,6 +1,6 @@
 """The documentation site builds, strictly, its generated SQL reference is the schema's and its
-generated settings table is worker.settings'; the README keeps the Quick start that CI reads
-and links only to what exists.
+generated settings table is worker.settings' and its list of Celery overrides the code's; the
+README keeps the Quick start that CI reads and links only to what exists.
 
 The site is built as a reader would build it (`mkdocs build --strict`, into a temporary
 folder), so a broken link, a missing anchor or a page left out of the navigation fails here.
@@ -21,6 +21,7 @@ from markdown.extensions.toc import slugify
 
 from db.models import Base
 from db.views import puzzle_results
+from worker.overrides import CHECKED_ON, OVERRIDES
 from worker.settings import SETTINGS, VARIABLES
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -141,6 +142,20 @@ def test_the_settings_page_lists_every_setting_with_its_default_and_meaning(buil
         shown = [s.shown or ("unset" if s.default is None else str(s.default)) for s in shared]
         assert defaults == ", ".join(shown), names
         assert {rendered(setting.help) for setting in shared} == {meaning}, names
+
+
+def test_the_architecture_page_lists_every_celery_override_with_its_reason(built: Built) -> None:
+    """'Where the worker bends Celery' has a row per entry of worker.overrides, in order, with
+    its reason, and names the Celery and kombu releases they were checked on."""
+    assert built.process.returncode == 0, built.process.stderr
+    page = Sections()
+    page.feed((built.site / "architecture" / "index.html").read_text(encoding="utf-8"))
+    rows = [row for row in page.rows["where-the-worker-bends-celery"] if row]
+    assert [row[0] for row in rows] == [f"{o.name} ({o.implementation})" for o in OVERRIDES]
+    assert [row[3] for row in rows] == [o.reason.replace("`", "") for o in OVERRIDES]
+    checked = " ".join(page.paragraphs["where-the-worker-bends-celery"])
+    for package, release in CHECKED_ON.items():
+        assert f"{package} {release}" in checked
 
 
 def test_the_quick_start_block_holds_the_two_commands_ci_reads() -> None:

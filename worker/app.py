@@ -10,7 +10,7 @@ from celery import Celery
 from kombu.entity import Exchange, Queue
 
 from worker import settings
-from worker.recovery import LostBatchStep
+from worker.overrides import CONSUMER, LOST_BATCHES
 from worker.settings import Settings, get_settings
 
 
@@ -72,8 +72,8 @@ def make_app(config: Settings | None = None) -> Celery:
         worker_send_task_events=True,
         # A restarted worker must not lose its in-flight batch to a warm shutdown's ack.
         worker_cancel_long_running_tasks_on_connection_loss=True,
-        # ... and a Redis restart must not stop it (worker/connection_loss.py).
-        worker_consumer="worker.connection_loss:Consumer",
+        # ... and a Redis restart must not stop it (worker/overrides.py).
+        worker_consumer=CONSUMER.implementation,
         worker_hijack_root_logger=False,
     )
     if s.result_backend:  # results of pushed puzzles also as task results, JSON
@@ -85,9 +85,9 @@ def make_app(config: Settings | None = None) -> Celery:
         )
     if s.worker_concurrency:
         app.conf.worker_concurrency = s.worker_concurrency
-    # Each worker also re-sends batches whose message the broker lost (worker/recovery.py).
+    # Each worker also re-sends batches whose message the broker lost (worker/overrides.py).
     app.conf.lost_batch_check_interval = s.lost_batch_check_interval
-    app.steps["worker"].add(LostBatchStep)
+    app.steps["worker"].add(LOST_BATCHES.implementation)
     return app
 
 

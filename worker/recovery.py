@@ -25,6 +25,7 @@ from typing import Any
 
 import redis
 from celery import Celery, bootsteps
+from kombu.transport.redis import Channel as RedisChannel
 
 from db.imports import BatchWork, batches_by_id
 from db.recovery import claim_resend, sent_pending_batches
@@ -34,7 +35,7 @@ from worker.settings import deep_queue
 
 log = logging.getLogger(__name__)
 
-UNACKED_KEY = "unacked"  # kombu's default `unacked_key`
+UNACKED_KEY: str = RedisChannel.unacked_key  # kombu's default: the app sets no other
 
 
 def held_batches(broker: redis.Redis, queues: Sequence[str]) -> set[int] | None:

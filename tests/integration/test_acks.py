@@ -15,8 +15,9 @@ from tests.integration.services import OwnRedis
 from worker.acks import delivered_on_closed_connection
 from worker.app import make_app
 from worker.messages import TASK_NAME
+from worker.request import CheckedRequest
 from worker.settings import Settings
-from worker.tasks.solve import CheckedRequest, solve_batch_task
+from worker.tasks.solve import solve_batch_task
 
 QUEUE = "acks-test"
 

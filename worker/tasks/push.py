@@ -28,6 +28,7 @@ from worker.app import app
 from worker.batch import result_rows, solve_timed
 from worker.database import open_session
 from worker.messages import PUSH_TASK_NAME, batch_sender, decode_push
+from worker.overrides import STRATEGY
 from worker.settings import get_settings
 from worker.sources import Accepted, judge_all_pushed
 from worker.tasks.solve import TRANSIENT_ERRORS
@@ -113,7 +114,7 @@ def _publish(group: list[Pushed], outcome: dict[str, str | None]) -> None:
 class PushTask(Task):  # type: ignore[misc]  # celery is untyped
     """`sudoku.solve`, whose messages a worker groups (`worker.grouping`)."""
 
-    Strategy = "worker.grouping:strategy"
+    Strategy = STRATEGY.implementation  # worker/overrides.py
     settings = _settings
     group_runner = staticmethod(store_group)
     outage_errors = RETRIED

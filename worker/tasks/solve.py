@@ -16,20 +16,19 @@ import kombu.exceptions
 import redis.exceptions
 import sqlalchemy.exc
 from celery import Task
-from celery.exceptions import InvalidTaskError, Reject
+from celery.exceptions import Reject
 from celery.signals import task_failure, worker_init, worker_process_init
-from celery.worker.request import Request
 
 from db.errors import UnknownBatch
 from db.ratings import record_work, settle_failed
 from db.results import failure_reason, record_batch_failure
 from db.tiers import IMPORT
-from worker.acks import settle
 from worker.app import app
 from worker.batch import solve_work
 from worker.database import open_session, reset_engine
 from worker.errors import MessageError
 from worker.messages import TASK_NAME, batch_sender, decode_batch
+from worker.overrides import REQUEST
 from worker.settings import get_settings
 from worker.startup import refuse_unless_ready
 
@@ -51,43 +50,8 @@ _settings = get_settings()
 _send = batch_sender(app)  # waits out a broker restart: a deep batch is not left unsent
 
 
-class CheckedRequest(Request):  # type: ignore[misc]  # celery is untyped
-    """A request whose body must be `[args, kwargs, embed]`, refused as invalid otherwise.
-
-    Celery unpacks the body in the worker's main process, outside its error handling: a JSON
-    object or a bare string there stops the whole worker (and the message, restored, stops the
-    next one). Raised here, InvalidTaskError makes the consumer log the message and drop it.
-    """
-
-    def __init__(self, message: Any, **options: Any) -> None:
-        body = options.get("body") if options.get("decoded") else message.payload
-        if not (
-            isinstance(body, list | tuple)
-            and len(body) == 3
-            and isinstance(body[0], list | tuple)
-            and isinstance(body[1], dict)
-            and isinstance(body[2], dict | None)
-        ):
-            raise InvalidTaskError(f"body is not [args, kwargs, embed]: {body!r:.200}")
-        super().__init__(message, **options)
-
-    acknowledged: bool
-
-    def acknowledge(self) -> None:
-        """Acknowledge, unless the message's connection is closed (`worker.acks`)."""
-        if not self.acknowledged:
-            settle(self.message, "acknowledging it", super().acknowledge)
-            self.acknowledged = True
-
-    def reject(self, requeue: bool = False) -> None:
-        """Reject, unless the message's connection is closed (`worker.acks`)."""
-        if not self.acknowledged:
-            settle(self.message, "rejecting it", super().reject, requeue=requeue)
-            self.acknowledged = True
-
-
 @app.task(
-    Request=CheckedRequest,
+    Request=REQUEST.implementation,  # worker/overrides.py
     bind=True,
     name=TASK_NAME,
     autoretry_for=TRANSIENT_ERRORS,
