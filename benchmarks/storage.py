@@ -27,6 +27,7 @@ import psycopg
 from db.engine import make_engine, session_factory
 from db.imports import add_records, get_or_create_collection
 from db.migrate import upgrade
+from db.models import RESULT_COLUMNS
 from db.results import ResultRow, record_batch
 from solver import LABELS
 from worker.batch import technique_json
@@ -64,7 +65,8 @@ def random_givens(rng: random.Random) -> str:
 def result_row(rng: random.Random, puzzle_id: int, solved_at: datetime) -> ResultRow:
     guesses = rng.choice((0, 0, 0, 1, 3, 12))
     counts = {t: rng.randint(1, 40) for t in TECHNIQUES[: rng.randint(1, 5)]}
-    return ResultRow(
+    values = dict.fromkeys(RESULT_COLUMNS)  # a column not named here is NULL
+    values |= dict(
         puzzle_id=puzzle_id,
         status="solved",
         solution="".join(rng.choice("123456789") for _ in range(81)),
@@ -89,6 +91,7 @@ def result_row(rng: random.Random, puzzle_id: int, solved_at: datetime) -> Resul
         worker_host="bench-host",
         solved_at=solved_at,
     )
+    return ResultRow(**values)
 
 
 def one_run(kind: str, rows: int, seed: int) -> tuple[float, float]:

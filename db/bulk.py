@@ -29,7 +29,7 @@ from sqlalchemy import Table
 from sqlalchemy.orm import Session
 
 Row = Sequence[Any]
-ROWS_PER_STATEMENT = 100  # SQLite: 100 rows of 19 values stay far below its 32,766 parameters
+ROWS_PER_STATEMENT = 100  # SQLite: 100 rows of a few dozen values stay far below 32,766 parameters
 
 
 def dialect_of(session: Session) -> str:

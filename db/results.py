@@ -8,9 +8,10 @@ nothing: results are inserted `ON CONFLICT DO NOTHING`, the batch flips only fro
 
 from __future__ import annotations
 
+from collections import namedtuple
 from collections.abc import Callable, Iterator, Sequence
 from datetime import datetime
-from typing import Any, NamedTuple, cast
+from typing import TYPE_CHECKING, Any, Self, cast
 
 from sqlalchemy import Table, func, select, update
 from sqlalchemy.orm import Session
@@ -27,37 +28,23 @@ results_table = cast(Table, Result.__table__)
 batches_table = cast(Table, Batch.__table__)
 
 
-class ResultRow(NamedTuple):
-    """One `results` row, its fields the table's columns in order, its values ready to store:
-    `technique_counts` is JSON text, and a batch's rows usually share one `solved_at`."""
+# One `results` row: a named tuple whose fields are the table's columns, made from the model
+# (db.models.Result), so a column is declared there once. Build it by name
+# (`ResultRow(puzzle_id=..., status=..., ...)`): a column missing or unknown is a TypeError,
+# whatever the order. Its values are ready to store: `technique_counts` is JSON text, and a
+# batch's rows usually share one `solved_at`. A tuple, not a dict a row: it goes to the driver
+# as it is and pickles small between the pool and the main process. The type checker cannot
+# read fields made at run time: to it, a row is a tuple whose fields are Any.
+if TYPE_CHECKING:
 
-    puzzle_id: int
-    status: str
-    solution: str | None
-    reason: str | None
-    solved_by_elimination: bool | None
-    hardest_technique: str | None
-    technique_counts: str | None
-    recursion_depth: int | None
-    guesses: int | None
-    backtracks: int | None
-    nodes: int | None
-    difficulty: str | None
-    difficulty_score: float | None
-    ep: float | None
-    ed: float | None
-    rating_state: str | None
-    rating_tier: str | None
-    rating_profile: str
-    is_minimal: bool | None
-    solver_version: str
-    solve_ms: float | None
-    worker_host: str | None
-    solved_at: datetime
+    class ResultRow(tuple[Any, ...]):
+        def __new__(cls, **columns: Any) -> Self: ...
+        def __getattr__(self, column: str) -> Any: ...
 
+else:
+    ResultRow = namedtuple("ResultRow", RESULT_COLUMNS)
 
-if ResultRow._fields != RESULT_COLUMNS:  # pragma: no cover - a model change must come here too
-    raise ImportError(f"ResultRow fields {ResultRow._fields} differ from {RESULT_COLUMNS}")
+_SOLVED_AT = RESULT_COLUMNS.index("solved_at")
 
 
 def _stored(session: Session, rows: Sequence[ResultRow]) -> Iterator[tuple[Any, ...]]:
@@ -72,7 +59,7 @@ def _stored(session: Session, rows: Sequence[ResultRow]) -> Iterator[tuple[Any, 
         stamp = rendered.get(row.solved_at)
         if stamp is None:
             stamp = rendered[row.solved_at] = render(row.solved_at)
-        yield (*row[:-1], stamp)
+        yield (*row[:_SOLVED_AT], stamp, *row[_SOLVED_AT + 1 :])
 
 
 def _timestamp_renderer(session: Session) -> Callable[[datetime], Any]:

@@ -13,6 +13,7 @@ from sqlalchemy.orm import Session
 
 from db.engine import make_engine, session_factory
 from db.migrate import upgrade
+from db.models import RESULT_COLUMNS
 from db.results import ResultRow
 
 
@@ -26,9 +27,10 @@ def grid(n: int) -> str:
 
 
 def result_row(puzzle_id: int, **overrides: Any) -> ResultRow:
-    """A result row as worker.batch.solve_batch makes them (technique_counts: a dict is
-    written as JSON text)."""
-    row: dict[str, Any] = {
+    """A result row as worker.batch.solve_batch makes them, a solved puzzle's (technique_counts:
+    a dict is written as JSON text); a column not named here is NULL."""
+    row: dict[str, Any] = dict.fromkeys(RESULT_COLUMNS)
+    row |= {
         "puzzle_id": puzzle_id,
         "status": "solved",
         "solution": "123456789" * 9,

@@ -8,7 +8,7 @@ import re
 import pytest
 from alembic.autogenerate import compare_metadata
 from alembic.runtime.migration import MigrationContext
-from sqlalchemy import inspect, select, text
+from sqlalchemy import Connection, inspect, select, text
 
 from db import migrate
 from db.engine import ensure_schema, make_engine
@@ -16,7 +16,7 @@ from db.errors import SchemaNotReady
 from db.models import BATCH_STATUSES, CANONICAL_INDEX, PENDING_INDEX, Base
 from db.tiers import BATCH_KINDS, RATING_STATES, RATING_TIERS
 from db.urls import normalize_url
-from db.views import VIEW_NAME, puzzle_results
+from db.views import VIEW_NAME, create_view_sql, puzzle_results
 from solver import STATUSES, canonical
 
 TABLES = {
@@ -79,6 +79,32 @@ def test_models_and_migrated_schema_do_not_drift(database_url: str) -> None:
     if keeps_comments:
         assert stored == modelled
         assert view_comment == puzzle_results.comment
+
+
+def _definition(connection: Connection, name: str) -> str:
+    """A view's SELECT as the database keeps it: PostgreSQL's own rendering of it; SQLite's
+    text as written, its spacing aside."""
+    if connection.dialect.name == "postgresql":
+        query = "SELECT pg_get_viewdef(CAST(:name AS regclass))"
+        return str(connection.scalar(text(query), {"name": name}))
+    query = "SELECT sql FROM sqlite_master WHERE name = :name"
+    sql = str(connection.scalar(text(query), {"name": name}))
+    return " ".join(sql.split()).removeprefix(f"CREATE VIEW {name} AS ")
+
+
+def test_the_migrated_view_is_the_one_db_views_writes_from_the_models(database_url: str) -> None:
+    """The revisions keep frozen copies of the view's SQL; at head the database holds the view
+    db.views writes from today's models, every column of results included but those it hides:
+    a result column added to the model and to no revision's view fails here."""
+    migrate.upgrade(database_url)
+    engine = make_engine(database_url)
+    with engine.connect() as connection:
+        expected = create_view_sql().replace(VIEW_NAME, "expected_view", 1)
+        connection.execute(text(expected))
+        migrated, written = (_definition(connection, n) for n in (VIEW_NAME, "expected_view"))
+        connection.rollback()
+    engine.dispose()
+    assert migrated == written
 
 
 @pytest.mark.parametrize(

@@ -88,9 +88,17 @@ def test_a_failed_batch_counts_as_failed_once(session: Session, work: list[Batch
     assert session.get_one(Batch, batch.batch_id).error == "worker lost"
 
 
-def test_a_result_row_has_exactly_the_results_columns_in_order() -> None:
-    """The row tuple and the table agree, so rows go to the driver as they are."""
-    assert ResultRow._fields == tuple(column.name for column in Result.__table__.columns)
+def test_a_result_row_is_built_by_the_names_of_the_results_columns() -> None:
+    """A row's fields are the table's columns, in order, so it goes to the driver as it is; it
+    is built by name, and a column left out or one the table lacks is refused."""
+    row = result_row(1)
+    assert row._fields == tuple(column.name for column in Result.__table__.columns)
+    values = row._asdict()
+    assert ResultRow(**dict(reversed(values.items()))) == row
+    with pytest.raises(TypeError):
+        ResultRow(**{name: value for name, value in values.items() if name != "solved_at"})
+    with pytest.raises(TypeError):
+        ResultRow(**values, rating_colour="blue")
 
 
 def test_an_unknown_batch_is_an_error(session: Session, work: list[BatchWork]) -> None:

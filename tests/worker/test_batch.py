@@ -5,14 +5,17 @@ from __future__ import annotations
 import json
 
 import pytest
+from sqlalchemy import JSON
 
 import solver
+from db.models import Result
 from db.tiers import DEFAULT_PLAN, IMPORT
 from worker.batch import solve_batch, technique_json
 
 EASY = "..3.2.6..9..3.5..1..18.64....81.29..7.......8..67.82....26.95..8..2.3..9..5.1.3.."
 HARD = "8..........36......7..9.2...5...7.......457.....1...3...1....68..85...1..9....4.."
 EMPTY = "." * 81
+INVALID = "11" + "." * 79  # two 1s in the first row
 
 
 def test_every_puzzle_of_a_batch_gets_one_row_matching_the_solver() -> None:
@@ -60,7 +63,19 @@ def test_a_batch_shares_one_timestamp_and_rows_hold_plain_values() -> None:
     """solved_at is one instant for the batch; every other value is JSON-ready."""
     rows = solve_batch(1, [(1, HARD), (2, EASY)])
     assert rows[0].solved_at is rows[1].solved_at
-    json.dumps([row[:-1] for row in rows])
+    json.dumps([{k: v for k, v in row._asdict().items() if k != "solved_at"} for row in rows])
+
+
+def test_each_value_of_a_row_has_the_python_type_of_its_column() -> None:
+    """Every column of results gets a value of its model type (or NULL where it may be) from
+    the solver's results, JSON as text: a column added to the model shows here too."""
+    rows = solve_batch(1, [(1, EASY), (2, HARD), (3, EMPTY), (4, INVALID)])
+    for column in Result.__table__.columns:
+        kind = str if isinstance(column.type, JSON) else column.type.python_type
+        values = [getattr(row, column.name) for row in rows]
+        assert all(isinstance(v, kind) for v in values if v is not None), column.name
+        assert column.nullable or None not in values, column.name
+        assert any(v is not None for v in values), column.name
 
 
 def test_a_tiny_node_budget_gives_up_instead_of_running_on() -> None:
