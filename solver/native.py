@@ -45,16 +45,7 @@ from solver.grid import (
     parse,
     to_text,
 )
-from solver.ladder import (
-    ASSUMES_UNIQUENESS,
-    DEFAULT_PROFILE,
-    ESTIMATED,
-    LADDERS,
-    PROFILES,
-    RUNGS,
-    SE_CHAINS,
-    Rung,
-)
+from solver.ladder import DEFAULT_PROFILE, LADDERS, PROFILES, RUNGS, Rung
 from solver.result import STATUSES, Metrics, SolveResult
 
 
@@ -74,9 +65,9 @@ def core_tables() -> dict[str, Any]:
                 r.name,
                 r.apply.__name__,
                 r.tenths,
-                r.name in ESTIMATED,
-                r.name in ASSUMES_UNIQUENESS,
-                r.name in SE_CHAINS,
+                r.estimated,
+                r.assumes_uniqueness,
+                r.se_chain,
             )
             for r in RUNGS
         ],

@@ -33,7 +33,6 @@ from solver.ladder import (
     EXACT_LADDER,
     EXACT_LADDERS,
     PROFILES,
-    SE_CHAINS,
     Step,
 )
 
@@ -44,7 +43,7 @@ SEARCH_FLOOR = round(LADDER_CEILING + 0.1, 1)
 def search_floor(work_budget: int, profile: str = DEFAULT_PROFILE) -> float:
     """The estimate's floor: 0.1 above the top exact rung the climb could use (the profile's
     exact ladder, without SE's chains when the work budget is 0)."""
-    rungs = [r for r in EXACT_LADDERS[profile] if work_budget > 0 or r.name not in SE_CHAINS]
+    rungs = [r for r in EXACT_LADDERS[profile] if work_budget > 0 or not r.se_chain]
     return round(max(rung.value for rung in rungs) + 0.1, 1)
 
 

@@ -3,14 +3,17 @@ order and values, the statuses, the labels and their cut-offs, the estimate's co
 work budget's charges (the settings table is generated: tests/test_docs.py).
 
 The documentation site (`docs/`) is where users read these facts; the code is where they live.
-Each table and list below is read from its page and compared with its one definition, so a
-change to one that forgets the other fails here.
+Each table and list below is read from its page, as the site shows it (the ladder's table and
+technique names written in by the hook docs/hooks/ladder.py), and compared with its one
+definition, so a change to one that forgets the other fails here.
 """
 
 from __future__ import annotations
 
+import importlib.util
 import re
 from pathlib import Path
+from types import ModuleType, SimpleNamespace
 
 import pytest
 
@@ -22,10 +25,28 @@ from solver.result import STATUSES
 DOCS = Path(__file__).resolve().parents[1] / "docs"
 
 
+def hook(name: str) -> ModuleType:
+    """The MkDocs hook docs/hooks/`name`.py (not a package: loaded from its file)."""
+    spec = importlib.util.spec_from_file_location(
+        f"docs_hook_{name}", DOCS / "hooks" / f"{name}.py"
+    )
+    assert spec
+    assert spec.loader
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+LADDER_HOOK = hook("ladder")
+
+
 def section(page: str, title: str) -> str:
     """The text of the section of docs/`page` with that heading (any level), to the next
-    heading or the end of the page."""
+    heading or the end of the page, the ladder hook's table and names in place."""
     text = (DOCS / page).read_text(encoding="utf-8")
+    text = LADDER_HOOK.on_page_markdown(
+        text, page=SimpleNamespace(file=SimpleNamespace(src_uri=page))
+    )
     match = re.search(rf"^#+ {re.escape(title)}\n(.*?)(?=^#+ |\Z)", text, re.M | re.S)
     assert match, f"docs/{page} has no section {title!r}"
     return match.group(1)

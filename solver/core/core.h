@@ -232,31 +232,14 @@ Found place_all(Board *b, const int (*placements)[2], int n);
 /* SE's direct hint: remove `mask` from `cells`, then place `bit` in cell i; one change. */
 Found removal_and_single(Board *b, bb_t cells, mask_t mask, int i, mask_t bit);
 
-/* ---- techniques: (Board *) -> Found; the registry (ladder.c) gives them their names ---- */
-Found full_house(Board *), hidden_single_box(Board *), hidden_single_line(Board *);
-Found naked_single(Board *);
-Found direct_pointing(Board *), direct_claiming(Board *), pointing(Board *), claiming(Board *);
-Found direct_hidden_pair(Board *), direct_hidden_triple(Board *);
-Found sukaku_direct_pointing(Board *), sukaku_direct_claiming(Board *);
-Found sukaku_direct_hidden_pair(Board *), sukaku_direct_hidden_triple(Board *);
-Found naked_pair(Board *), naked_triple(Board *), naked_quad(Board *);
-Found hidden_pair(Board *), hidden_triple(Board *), hidden_quad(Board *);
-Found x_wing(Board *), swordfish(Board *), jellyfish(Board *);
-Found skyscraper(Board *), two_string_kite(Board *), turbot_fish(Board *);
-Found empty_rectangle(Board *);
-Found xy_wing(Board *), xyz_wing(Board *);
-Found unique_rectangle(Board *), unique_loop(Board *);
-Found sukaku_unique_rectangle(Board *), sukaku_unique_loop(Board *);
-Found bug(Board *), bug_type_2(Board *), bug_type_3(Board *), bug_type_4(Board *);
-Found sukaku_bug_type_2(Board *), sukaku_bug_type_3(Board *), sukaku_bug_type_4(Board *);
-Found aligned_pair_exclusion(Board *), aligned_triplet_exclusion(Board *);
-Found bidirectional_x_cycle(Board *), bidirectional_y_cycle(Board *), forcing_x_chain(Board *);
-Found bidirectional_cycle(Board *), forcing_xy_chain(Board *);
-Found nishio_forcing_chain(Board *), multiple_forcing_chain(Board *), dynamic_forcing_chain(Board *);
-Found dynamic_forcing_chain_plus(Board *), sukaku_dynamic_forcing_chain_plus(Board *);
-Found nested_forcing_chain(Board *), sukaku_nested_forcing_chain(Board *);
-Found nested_multiple_forcing_chain(Board *), sukaku_nested_multiple_forcing_chain(Board *);
-Found nested_dynamic_forcing_chain(Board *);
+/* ---- techniques: (Board *) -> Found, one for each function on the reference's ladder ----
+ * RUNG_FUNCTIONS(X) calls X(name) for each: the build writes it from solver.ladder.RUNGS into
+ * rungs.h (setup.py), so a new rung needs only its function here. They are declared from it;
+ * the registry (ladder.c) gives them their names. */
+#include "rungs.h"
+#define DECLARE_TECHNIQUE(fn) Found fn(Board *);
+RUNG_FUNCTIONS(DECLARE_TECHNIQUE)
+#undef DECLARE_TECHNIQUE
 
 /* Every hint of SE's "Forcing Chains & Cycles" on a board, as a chain nesting them sees them
  * (cycles.c, solver/cycles.py every_hint): in SE's order, each set of removals once. */
@@ -330,9 +313,6 @@ typedef struct {
 } Eliminations;
 void nested_eliminations(const mask_t *board, const mask_t *source, int hash_order, int level,
                          Eliminations *out);
-Found grouped_two_strong_links(Board *), three_strong_links(Board *);
-Found wxyz_wing(Board *), vwxyz_wing(Board *);
-Found forcing_chain(Board *);
 
 /* ---- work.c: the work budget of SE's chains (solver/work.py) ----
  * A climb applies a chain rung with `work_out` set; each charge comes before the work it pays

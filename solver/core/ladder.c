@@ -16,37 +16,14 @@ static int64_t thread_ns(void) {
     return (int64_t)t.tv_sec * 1000000000 + t.tv_nsec;
 }
 
-#define TECHNIQUE(fn) {#fn, fn}
+/* Every technique function, by name: one for each function on the reference's ladder
+ * (RUNG_FUNCTIONS, which the build writes from it: core.h). */
+#define TECHNIQUE(fn) {#fn, fn},
 static const struct {
     const char *name;
     technique_fn apply;
-} TECHNIQUES[] = {
-    TECHNIQUE(full_house),        TECHNIQUE(hidden_single_box),    TECHNIQUE(hidden_single_line),
-    TECHNIQUE(direct_pointing),   TECHNIQUE(direct_claiming),      TECHNIQUE(direct_hidden_pair),
-    TECHNIQUE(naked_single),      TECHNIQUE(direct_hidden_triple), TECHNIQUE(pointing),
-    TECHNIQUE(claiming),          TECHNIQUE(naked_pair),           TECHNIQUE(x_wing),
-    TECHNIQUE(hidden_pair),       TECHNIQUE(naked_triple),         TECHNIQUE(swordfish),
-    TECHNIQUE(hidden_triple),     TECHNIQUE(skyscraper),           TECHNIQUE(two_string_kite),
-    TECHNIQUE(turbot_fish),       TECHNIQUE(empty_rectangle),      TECHNIQUE(xy_wing),
-    TECHNIQUE(xyz_wing),          TECHNIQUE(unique_rectangle),     TECHNIQUE(naked_quad),
-    TECHNIQUE(jellyfish),         TECHNIQUE(hidden_quad),          TECHNIQUE(bug),
-    TECHNIQUE(forcing_chain),     TECHNIQUE(unique_loop),          TECHNIQUE(bug_type_2),
-    TECHNIQUE(bug_type_3),        TECHNIQUE(bug_type_4),           TECHNIQUE(aligned_pair_exclusion),
-    TECHNIQUE(sukaku_direct_pointing), TECHNIQUE(sukaku_direct_claiming),
-    TECHNIQUE(sukaku_direct_hidden_pair), TECHNIQUE(sukaku_direct_hidden_triple),
-    TECHNIQUE(sukaku_unique_rectangle), TECHNIQUE(sukaku_unique_loop),
-    TECHNIQUE(sukaku_bug_type_2), TECHNIQUE(sukaku_bug_type_3),    TECHNIQUE(sukaku_bug_type_4),
-    TECHNIQUE(bidirectional_x_cycle), TECHNIQUE(bidirectional_y_cycle), TECHNIQUE(forcing_x_chain),
-    TECHNIQUE(bidirectional_cycle),   TECHNIQUE(forcing_xy_chain),
-    TECHNIQUE(aligned_triplet_exclusion), TECHNIQUE(nishio_forcing_chain),
-    TECHNIQUE(multiple_forcing_chain), TECHNIQUE(dynamic_forcing_chain),
-    TECHNIQUE(dynamic_forcing_chain_plus), TECHNIQUE(sukaku_dynamic_forcing_chain_plus),
-    TECHNIQUE(nested_forcing_chain), TECHNIQUE(sukaku_nested_forcing_chain),
-    TECHNIQUE(nested_multiple_forcing_chain), TECHNIQUE(sukaku_nested_multiple_forcing_chain),
-    TECHNIQUE(nested_dynamic_forcing_chain),
-    TECHNIQUE(grouped_two_strong_links), TECHNIQUE(three_strong_links), TECHNIQUE(wxyz_wing),
-    TECHNIQUE(vwxyz_wing),
-};
+} TECHNIQUES[] = {RUNG_FUNCTIONS(TECHNIQUE)};
+#undef TECHNIQUE
 
 int technique_count(void) { return (int)(sizeof TECHNIQUES / sizeof TECHNIQUES[0]); }
 const char *technique_name(int k) { return TECHNIQUES[k].name; }

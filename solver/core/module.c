@@ -276,6 +276,20 @@ static PyObject *work_tally_of(PyObject *self, PyObject *unused) {
     return out;
 }
 
+/* The names of the core's technique functions, in its registry's order (ladder.c), for the
+ * test that it was built from the reference's ladder. */
+static PyObject *techniques(PyObject *self, PyObject *unused) {
+    (void)self;
+    (void)unused;
+    PyObject *out = PyTuple_New(technique_count());
+    for (int k = 0; out && k < technique_count(); k++) {
+        PyObject *name = PyUnicode_FromString(technique_name(k));
+        if (!name) Py_CLEAR(out);
+        else PyTuple_SET_ITEM(out, k, name);
+    }
+    return out;
+}
+
 /* What each rung cost since the last call (benchmarks/profile.py): (asked, fired, CPU ns,
  * runs) by rung index; profiling goes on (or off) with `on`, and the costs start again. */
 static PyObject *rung_profile(PyObject *self, PyObject *on) {
@@ -433,6 +447,9 @@ static PyMethodDef methods[] = {
     {"work_tally", work_tally_of, METH_NOARGS,
      "work_tally() -> tuple[int, ...]: the charges of each kind of work (solver.work.CHARGES' "
      "order) made since the last call"},
+    {"techniques", techniques, METH_NOARGS,
+     "techniques() -> tuple[str, ...]: the names of the core's technique functions (the rungs' "
+     "functions of the ladder it was built from), in its order"},
     {"rung_profile", rung_profile, METH_O,
      "rung_profile(on: bool) -> list[(asked, fired, cpu_ns, runs)]: each rung's costs (ladder "
      "index) since the last call; profiling on or off from now"},

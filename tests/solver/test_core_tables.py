@@ -8,6 +8,7 @@ message that names it, so no drift survives until a corpus run.
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Iterator
 from types import ModuleType
 from typing import Any
@@ -15,7 +16,8 @@ from typing import Any
 import pytest
 
 from solver import work
-from solver.ladder import LADDER, RUNGS, SUKAKU_RULES
+from solver.ladder import LADDER, RUNGS
+from tests.conftest import missing
 
 X_WING = "..3...1..2.8.5.9.3.6.....5.7.......5..63.14..38.....19....3.....3.9.7.8.6.9.2.5.1"
 
@@ -193,6 +195,21 @@ def test_the_core_refuses_to_solve_until_configured(core: ModuleType, tables: An
         core.solve_many([X_WING], 1000)
 
 
+def test_the_core_was_built_from_the_ladder() -> None:
+    """The core's technique functions are those of the ladder's rungs, in its order (the build
+    lists them from it): a core built before a rung was added or renamed fails here, asking for
+    a rebuild, where the solver would quietly fall back to the reference."""
+    try:
+        core = importlib.import_module("solver._core")
+    except ImportError as exc:
+        missing(f"the compiled core is not built: {exc}")
+    functions = list(dict.fromkeys(rung.apply.__name__ for rung in RUNGS))
+    assert list(core.techniques()) == functions, (
+        "solver._core was built from another ladder: rebuild it (python setup.py build_ext "
+        "--inplace, or pip install -e .)"
+    )
+
+
 def test_every_rung_of_the_ladder_has_a_function_in_the_core(native: ModuleType) -> None:
     """The shipped core matches the shipped ladder (the import would have refused it), each
     SukakuExplainer variant of a rung after the rung, under its name."""
@@ -201,5 +218,5 @@ def test_every_rung_of_the_ladder_has_a_function_in_the_core(native: ModuleType)
         (r.name, r.apply.__name__) for r in RUNGS
     ]
     assert [r.name for r in dict.fromkeys(RUNGS)] == [
-        name for r in LADDER for name in [r.name] * (1 + (r.name in SUKAKU_RULES))
+        name for r in LADDER for name in [r.name] * (1 + (r.sukaku is not None))
     ]
