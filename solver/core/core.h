@@ -71,7 +71,11 @@ enum contradiction_kind { NO_CONTRADICTION = 0, NO_CANDIDATE, CANNOT_HOLD, NO_PL
                           CONTRADICTION_KINDS };
 extern const char *const CONTRADICTION_NAMES[CONTRADICTION_KINDS];
 
-#define MAX_RUNGS 64
+/* RUNG_FUNCTIONS(X) calls X(name) for the function of each rung of the reference's ladder, once
+ * each: the build writes it from solver.ladder.RUNGS into rungs.h (setup.py). */
+#include "rungs.h"
+#define ONE_MORE(fn) +1
+#define MAX_RUNGS (0 RUNG_FUNCTIONS(ONE_MORE))  /* the ladder's rungs, a function each */
 #define MAX_PROFILES 8            /* rating profiles: a ladder each (solver/ladder.py LADDERS) */
 #define POTENTIALS (2 * 729)      /* a candidate on or off: (cell * 9 + digit - 1) * 2 + on */
 #define MAX_LENGTH POTENTIALS     /* the longest chain: cells changed, or potentials (cycles.c) */
@@ -233,10 +237,8 @@ Found place_all(Board *b, const int (*placements)[2], int n);
 Found removal_and_single(Board *b, bb_t cells, mask_t mask, int i, mask_t bit);
 
 /* ---- techniques: (Board *) -> Found, one for each function on the reference's ladder ----
- * RUNG_FUNCTIONS(X) calls X(name) for each: the build writes it from solver.ladder.RUNGS into
- * rungs.h (setup.py), so a new rung needs only its function here. They are declared from it;
- * the registry (ladder.c) gives them their names. */
-#include "rungs.h"
+ * Declared from RUNG_FUNCTIONS (above), so a new rung needs only its function here; the
+ * registry (ladder.c) gives them their names. */
 #define DECLARE_TECHNIQUE(fn) Found fn(Board *);
 RUNG_FUNCTIONS(DECLARE_TECHNIQUE)
 #undef DECLARE_TECHNIQUE

@@ -24,9 +24,6 @@ static const struct {
     technique_fn apply;
 } TECHNIQUES[] = {RUNG_FUNCTIONS(TECHNIQUE)};
 #undef TECHNIQUE
-/* The build fails here, rather than the core refusing the ladder at import, once the ladder
- * has more rung functions than the core's tables hold (raise MAX_RUNGS: core.h). */
-typedef char rungs_fit[sizeof TECHNIQUES / sizeof TECHNIQUES[0] <= MAX_RUNGS ? 1 : -1];
 
 int technique_count(void) { return (int)(sizeof TECHNIQUES / sizeof TECHNIQUES[0]); }
 const char *technique_name(int k) { return TECHNIQUES[k].name; }
