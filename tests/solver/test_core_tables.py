@@ -136,7 +136,9 @@ def test_the_work_charges_come_from_the_reference(
     ("change", "named"),
     [
         (
-            lambda t: t["ladder"].append(("no_such", "no_such_technique", 70, False, False, False)),
+            lambda t: t["ladder"].__setitem__(
+                -1, ("no_such", "no_such_technique", 70, False, False, False)
+            ),
             "no_such",
         ),
         (lambda t: t["ladder"].pop(), "forcing_chain"),
