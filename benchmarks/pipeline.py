@@ -58,9 +58,9 @@ from db.results import ResultRow, record_batch  # noqa: E402
 from db.tiers import IMPORT, RATING_MODES  # noqa: E402
 from worker import settings  # noqa: E402
 from worker.batch import solve_batch  # noqa: E402
-from worker.inputs import Input, collection_name, readable  # noqa: E402
-from worker.producer import import_chunks, open_import  # noqa: E402
-from worker.sources import read_puzzles  # noqa: E402
+from worker.bulk.producer import import_chunks, open_import  # noqa: E402
+from worker.files.inputs import Input, collection_name, readable  # noqa: E402
+from worker.files.sources import read_puzzles  # noqa: E402
 
 DATA = Path(os.environ.get("SUDOKU_SHARED_DATA", ROOT.parent / "shared" / "data"))
 SOURCES = ("krazydad_graded_56k.tsv", "seventeen_clue_49k.txt")

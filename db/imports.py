@@ -235,7 +235,7 @@ def add_records(
     (line, raw_text, reason, column). Chunks must arrive in line order for duplicates to be
     told apart from first occurrences. `puzzles`: what `db.known.stored_puzzles` said of
     these puzzles, when the caller stored them already; `forms`: the canonical form of every
-    accepted puzzle, when the caller made them (`worker.reader`).
+    accepted puzzle, when the caller made them (`worker.files.reader`).
     """
     if batch_size < 1:
         raise ValueError(f"batch_size must be at least 1, got {batch_size}")

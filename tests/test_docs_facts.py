@@ -1,6 +1,7 @@
 """The documentation states the solver's facts as the code defines them: the ladder's names,
-order and values, the statuses, the labels and their cut-offs, the estimate's constants and the
-work budget's charges (the settings table is generated: tests/test_docs.py).
+order and values, the statuses, the labels and their cut-offs, the estimate's constants, the
+work budget's charges and the layers of the code (the settings table is generated:
+tests/test_docs.py).
 
 The documentation site (`docs/`) is where users read these facts; the code is where they live.
 Each table and list below is read from its page, as the site shows it (the ladder's table and
@@ -21,6 +22,7 @@ from solver import rating
 from solver.ladder import ESTIMATED, LADDER
 from solver.rating import BUCKETS, LABELS
 from solver.result import STATUSES
+from tests.layers import ANY, EXCEPTIONS, LAYERS
 
 DOCS = Path(__file__).resolve().parents[1] / "docs"
 
@@ -112,3 +114,22 @@ def test_exact_ratings_name_the_charges_of_each_kind_of_work() -> None:
     text = section("rating/exact.md", "Exact ratings and their cost")
     charges = [int(n) for n in re.findall(r"\((\d+)(?: units)?\)", text.split("reference")[0])]
     assert charges == list(work.CHARGES)
+
+
+def test_the_architecture_page_states_the_layers_the_code_is_held_to() -> None:
+    """Each row of 'Layers' is a layer of tests/layers.py, in order: its modules, its arrows
+    and its outside packages; the one crossing it allows is named there too."""
+    text = section("architecture.md", "Layers")
+
+    def names(cell: str) -> tuple[str, ...]:
+        return tuple(re.findall(r"`([a-z_.]+)`", cell))
+
+    rows = [(names(row[0]), names(row[1]), names(row[2]), row[3]) for row in table_rows(text)]
+    assert rows == [
+        ((layer.name,), layer.modules, layer.below, "any" if layer.outside == ANY else
+         ", ".join(f"`{name}`" for name in layer.outside) or "none")
+        for layer in LAYERS
+    ]  # fmt: skip
+    flowing = " ".join(text.split())
+    for module, target in EXCEPTIONS:
+        assert f"`{module}` reads `{target}`" in flowing

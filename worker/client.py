@@ -49,8 +49,8 @@ from db.urls import mask_url
 from solver.errors import SudokuBatchError
 from worker import settings
 from worker.app import producer_app
+from worker.files.sources import pushed_puzzle
 from worker.messages import PUBLISH_RETRY, PUSH_TASK_NAME, broker_unavailable
-from worker.sources import pushed_puzzle
 
 log = logging.getLogger("sudoku_batch.client")
 

@@ -16,7 +16,7 @@ from sqlalchemy.pool import NullPool
 
 from db.engine import ensure_schema, make_engine
 from solver.errors import SudokuBatchError
-from worker.cli.exits import exit_code_of
+from worker.exits import exit_code_of
 from worker.messages import check_broker
 from worker.settings import Settings, use_solver_backend
 

@@ -28,9 +28,9 @@ from tests.conftest import missing
 from tests.db.test_queries import example_queries
 from tests.worker.conftest import SAMPLE
 from tests.worker.test_cli_help import top_level_modules_after
-from worker.browse import FACETED, FACETS, QUERIES, browser, render_cell
 from worker.cli import main
-from worker.grids import boxed
+from worker.cli.browser import FACETED, FACETS, QUERIES, browser, render_cell
+from worker.cli.grids import boxed
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_FLAGS = (

@@ -18,8 +18,8 @@ from tests.integration.services import free_port
 from tests.worker.conftest import puzzle_lines
 from worker.app import producer_app
 from worker.cli import main
-from worker.cli.exits import EXIT_FAILED
 from worker.errors import BrokerUnavailable
+from worker.exits import EXIT_FAILED
 from worker.messages import BROKER_TIMEOUT, batch_sender
 
 DOWN = {

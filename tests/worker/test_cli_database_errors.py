@@ -14,7 +14,7 @@ from tests.conftest import POSTGRES_ADMIN_URL, missing
 from tests.integration.services import free_port
 from tests.worker.conftest import puzzle_lines
 from worker.cli import main
-from worker.cli.exits import EXIT_FAILED, EXIT_USAGE
+from worker.exits import EXIT_FAILED, EXIT_USAGE
 
 SERVER = POSTGRES_ADMIN_URL.replace("postgresql+psycopg://", "postgresql://").rsplit("/", 1)[0]
 FAST = 10  # seconds: an error a user waits for longer than this is a hang to them

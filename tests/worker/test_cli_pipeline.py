@@ -17,7 +17,7 @@ from sqlalchemy import create_engine, text
 import solver
 from tests.worker.conftest import ROOT
 from worker.cli import main
-from worker.progress import Meter
+from worker.cli.progress import Meter
 
 QUEUE = "sudoku"
 SAMPLE_TAIL = [
@@ -59,9 +59,9 @@ def test_run_solves_every_distinct_puzzle_and_reports_the_rejected_line(
 def test_a_file_read_by_a_child_process_is_stored_whole(
     env: dict[str, str], puzzle_file: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """A large file's lines are read and prepared in a child process (worker.reader): every
+    """A large file's lines are read and prepared in a child process (worker.files.reader): every
     line, rejection, result and canonical form is stored as when the run reads it itself."""
-    monkeypatch.setattr("worker.reader.READ_AHEAD_FROM", 0)  # this small file too
+    monkeypatch.setattr("worker.files.reader.READ_AHEAD_FROM", 0)  # this small file too
     result = invoke("run", str(puzzle_file))
     assert result.exit_code == 3, result.output
     assert "small.txt:21: expected 81 cells, got 5" in result.output

@@ -9,7 +9,7 @@ from click.testing import CliRunner, Result
 from db.submissions import Pushed, receipt_id
 from tests.worker.conftest import puzzle_lines
 from worker.cli import main
-from worker.cli.exits import EXIT_FAILED, EXIT_USAGE
+from worker.exits import EXIT_FAILED, EXIT_USAGE
 
 
 def invoke(*args: str) -> Result:

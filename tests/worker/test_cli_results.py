@@ -24,9 +24,9 @@ from db.views import puzzle_results
 from solver import LABELS, SOLVER_VERSION, STATUSES
 from tests.worker.conftest import ROOT, puzzle_lines
 from worker.cli import main
-from worker.cli.exits import EXIT_FAILED, EXIT_USAGE
 from worker.cli.results import TABLE_COLUMNS
-from worker.tables import cell
+from worker.cli.tables import cell
+from worker.exits import EXIT_FAILED, EXIT_USAGE
 
 README_QUERY = ["query", "--limit", "5"]
 ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")

@@ -11,8 +11,8 @@ from click.testing import CliRunner, Result
 
 from tests.worker.conftest import puzzle_lines
 from worker.cli import main
-from worker.cli.exits import EXIT_USAGE
 from worker.errors import SettingsError
+from worker.exits import EXIT_USAGE
 from worker.setting import Setting
 from worker.settings import SETTINGS, VARIABLES
 

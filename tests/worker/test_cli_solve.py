@@ -9,7 +9,7 @@ import pytest
 from click.testing import CliRunner
 
 from worker.cli import main
-from worker.grids import TOP
+from worker.cli.grids import TOP
 
 EASY = "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......"
 SOLUTION = "417369825632158947958724316825437169791586432346912758289643571573291684164875293"

@@ -11,7 +11,7 @@ from sqlalchemy import create_engine, inspect, text
 
 from tests.worker.conftest import puzzle_lines
 from worker.cli import main
-from worker.cli.exits import EXIT_EMPTY
+from worker.exits import EXIT_EMPTY
 
 
 def invoke(*args: str, stdin: str | None = None) -> Result:

@@ -1,4 +1,4 @@
-"""worker.conflicts: the bulk screen flags exactly the puzzles the solver finds conflicting."""
+"""worker.files.conflicts: the bulk screen flags just the puzzles the solver finds conflicting."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import solver
-from worker.conflicts import conflicting
+from worker.files.conflicts import conflicting
 
 EASY = "..43..2.9..5..9..1.7..6..43..6..2.8719...74...5..83...6.....1.5..35.869..4291.3.."
 SOLVED = "864371259325849761971265843436192587198657432257483916689734125713528694542916378"

@@ -11,14 +11,8 @@ from click.testing import CliRunner, Result
 
 from tests.worker.conftest import puzzle_lines
 from worker.cli import main
-from worker.cli.exits import (
-    EXIT_FAILED,
-    EXIT_INTERRUPTED,
-    EXIT_OK,
-    EXIT_REJECTED,
-    EXIT_USAGE,
-    INTERRUPTED,
-)
+from worker.cli.failure import INTERRUPTED
+from worker.exits import EXIT_FAILED, EXIT_INTERRUPTED, EXIT_OK, EXIT_REJECTED, EXIT_USAGE
 
 
 def invoke(*args: str, env: dict[str, str] | None = None) -> Result:

@@ -24,7 +24,7 @@ from sqlalchemy import create_engine, inspect, text
 
 from tests.worker.conftest import puzzle_lines
 from worker.cli import main
-from worker.inputs import Input, collection_name, readable
+from worker.files.inputs import Input, collection_name, readable
 
 TIMEOUT = 60  # seconds: far more than any of these needs; a blocked read fails, never hangs
 COMMAND = f"{shlex.quote(sys.executable)} -m worker"

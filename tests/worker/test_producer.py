@@ -1,4 +1,4 @@
-"""worker.producer: a file imported chunk by chunk, stored by the process that reads it where
+"""worker.bulk.producer: a file imported chunk by chunk, stored by the process that reads it where
 another process can open the database."""
 
 from __future__ import annotations
@@ -14,9 +14,9 @@ from db.engine import ensure_schema, make_engine, session_factory
 from db.migrate import upgrade
 from db.models import CollectionPuzzle
 from tests.worker.test_sources import EASY, HARDEST, SEVENTEEN
-from worker import producer
-from worker.inputs import Input, readable
-from worker.producer import import_chunks, open_import
+from worker.bulk import producer
+from worker.bulk.producer import import_chunks, open_import
+from worker.files.inputs import Input, readable
 
 LINES = [EASY, SEVENTEEN, HARDEST, "not a puzzle"] * 6
 
@@ -24,7 +24,7 @@ LINES = [EASY, SEVENTEEN, HARDEST, "not a puzzle"] * 6
 @pytest.fixture
 def big(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     """A file read in a child process, however small."""
-    monkeypatch.setattr("worker.reader.READ_AHEAD_FROM", 0)
+    monkeypatch.setattr("worker.files.reader.READ_AHEAD_FROM", 0)
     path = tmp_path / "big.txt"
     path.write_text("\n".join(LINES) + "\n")
     return path

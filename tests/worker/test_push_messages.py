@@ -5,9 +5,9 @@ from __future__ import annotations
 import pytest
 
 from worker.errors import MessageError
+from worker.files.sources import Accepted, Rejected, judge_all_pushed, judge_pushed
 from worker.messages import decode_push
 from worker.settings import MAX_BATCH_SIZE
-from worker.sources import Accepted, Rejected, judge_all_pushed, judge_pushed
 
 EASY = "..3.2.6..9..3.5..1..18.64....81.29..7.......8..67.82....26.95..8..2.3..9..5.1.3.."
 

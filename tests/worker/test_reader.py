@@ -1,4 +1,4 @@
-"""worker.reader: a file's chunks, the same whether a child process or the reader makes them."""
+"""worker.files.reader: a file's chunks, alike whether a child process or the reader makes them."""
 
 from __future__ import annotations
 
@@ -15,9 +15,9 @@ import pytest
 import solver
 from db.errors import StorageError
 from tests.worker.test_sources import EASY, HARDEST, SEVENTEEN
-from worker import reader
 from worker.errors import SourceError
-from worker.reader import Chunk, read_chunks
+from worker.files import reader
+from worker.files.reader import Chunk, read_chunks
 
 LINES = [EASY, "not a puzzle", SEVENTEEN, EASY, HARDEST, "", "# a comment", "12345"]
 
@@ -140,7 +140,7 @@ def test_a_child_that_died_is_an_error_naming_the_file() -> None:
 ORPHAN = """
 import os, sys
 from pathlib import Path
-from worker import reader
+from worker.files import reader
 reader.READ_AHEAD_FROM = 0
 chunks = reader.read_chunks(Path(sys.argv[1]), sys.argv[1], 1000)
 next(chunks)

@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 from solver import LABELS
-from worker.report import figure
+from worker.cli.report import figure
 
 SOLVED_MIX = {
     "status": {"solved": 8},
@@ -117,7 +117,7 @@ def test_puzzles_that_needed_search_have_their_own_colour_in_the_score_histogram
     others of their score, and a legend names them with their count."""
     from matplotlib.colors import to_hex
 
-    from worker.report import COLOURS
+    from worker.cli.report import COLOURS
 
     mixed = {
         **SOLVED_MIX,

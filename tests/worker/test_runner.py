@@ -1,4 +1,4 @@
-"""worker.runner: on PostgreSQL each pool process stores the batch it solved, on its own
+"""worker.bulk.runner: on PostgreSQL each pool process stores the batch it solved, on its own
 connection; on SQLite, a database of one writer at a time, `run`'s own process stores them."""
 
 from __future__ import annotations
@@ -16,10 +16,10 @@ from db.migrate import upgrade
 from db.models import DONE, Batch, Result
 from db.tiers import RatingPlan
 from tests.worker.test_sources import EASY, SEVENTEEN
-from worker import runner
-from worker.inputs import Input, readable
-from worker.producer import import_chunks, open_import
-from worker.runner import LocalPool, NotStored, solve_and_store
+from worker.bulk import runner
+from worker.bulk.producer import import_chunks, open_import
+from worker.bulk.runner import LocalPool, NotStored, solve_and_store
+from worker.files.inputs import Input, readable
 
 LINES = [EASY, SEVENTEEN, "not a puzzle", EASY]
 FAST_PLAN = RatingPlan(exact=False)  # SE's chains off: the batches are solved at once

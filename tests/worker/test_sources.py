@@ -1,4 +1,4 @@
-"""worker.sources: every format, every compression, every broken line, bounded memory."""
+"""worker.files.sources: every format, every compression, every broken line, bounded memory."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ import pytest
 import solver
 from tests.conftest import ROOT, shared_file
 from worker.errors import SourceError
-from worker.sources import Accepted, Rejected, content_hash, read_puzzles
+from worker.files.sources import Accepted, Rejected, content_hash, read_puzzles
 
 # Three valid puzzles (Kaggle set, Royle's 17-clue collection, the forum's hardest list).
 EASY = "..43..2.9..5..9..1.7..6..43..6..2.8719...74...5..83...6.....1.5..35.869..4291.3.."

@@ -17,8 +17,8 @@ from sqlalchemy import create_engine, text
 import solver
 from db.imports import BatchWork
 from tests.worker.conftest import ROOT, puzzle_lines
+from worker.bulk.runner import split
 from worker.cli import main
-from worker.runner import split
 
 # Sample puzzles that each need more than the bulk path's budget (SE's nested chains, 0.6 to
 # 1 s each in the compiled core), and a few that need singles or pointing only.

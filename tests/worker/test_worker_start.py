@@ -18,7 +18,7 @@ import pytest
 
 from tests.conftest import ROOT
 from tests.integration.services import free_port
-from worker.cli.exits import EXIT_FAILED, EXIT_USAGE
+from worker.exits import EXIT_FAILED, EXIT_USAGE
 from worker.messages import BROKER_TIMEOUT
 
 STARTUP = 20  # seconds for Python and Celery to load on a busy machine

@@ -1,8 +1,10 @@
-"""The `sudoku-batch` command line: one click group, one module per group of commands.
+"""The `sudoku-batch` command line: one click group, one module per group of commands, and
+what a person sees in a terminal or a browser (`progress`, `tables`, `grids`, `report`,
+`browser`).
 
 A command's module is imported only when that command runs or shows its own help, so
 `sudoku-batch --help` loads neither SQLAlchemy, Alembic nor Celery. Errors end a command in
-one place (`worker.cli.exits`): one line, the documented exit code.
+one place (`worker.cli.failure`): one line, the documented exit code (`worker.exits`).
 """
 
 from __future__ import annotations
@@ -12,7 +14,7 @@ from importlib import import_module
 
 import click
 
-from worker.cli.exits import Commands
+from worker.cli.failure import Commands
 
 # Each command: where it is defined, and its line in `sudoku-batch --help`.
 COMMANDS = {

@@ -12,7 +12,7 @@ from db.errors import DatabaseUnavailable
 from db.urls import in_memory, mask_url
 from solver.errors import SudokuBatchError
 from worker import settings
-from worker.browse import browser, listen, serve
+from worker.cli.browser import browser, listen, serve
 from worker.errors import SettingsError
 
 

@@ -14,8 +14,8 @@ from sqlalchemy.orm import Session, sessionmaker
 from db.engine import ensure_schema, make_engine, session_factory
 from db.urls import mask_url
 from worker import settings
+from worker.cli.tables import UNLIMITED
 from worker.errors import OutputError
-from worker.tables import UNLIMITED
 
 log = logging.getLogger("sudoku_batch")
 
@@ -47,7 +47,7 @@ def open_database(url: str | None = None) -> sessionmaker[Session]:
     SQLite is migrated).
 
     Raises `DatabaseUnavailable` or `SchemaNotReady`; the command line reports either in
-    one line (`worker.cli.exits`).
+    one line (`worker.cli.failure`).
     """
     url = url or settings.database_url()
     log.info("database %s", mask_url(url))

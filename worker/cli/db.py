@@ -9,7 +9,8 @@ from collections.abc import Callable
 import click
 
 from db.urls import mask_url
-from worker.cli.exits import EXIT_FAILED, EXIT_USAGE, fail
+from worker.cli.failure import fail
+from worker.exits import EXIT_FAILED, EXIT_USAGE
 from worker.settings import database_url
 
 # Alembic, and SQLAlchemy under it, are imported when a db command runs, not on --help.

@@ -6,7 +6,7 @@ import click
 
 from db.removal import delete_collection, find_collection
 from worker.cli.common import open_database
-from worker.cli.exits import fail
+from worker.cli.failure import fail
 
 
 @click.command("delete")

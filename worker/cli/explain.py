@@ -12,7 +12,7 @@ import solver
 from solver.grid import cell_name
 from solver.result import SOLVED
 from worker import settings
-from worker.cli.exits import EXIT_FAILED, fail
+from worker.cli.failure import fail
 from worker.cli.solve import (
     FAST,
     NODE_BUDGET,
@@ -23,6 +23,7 @@ from worker.cli.solve import (
     rating_line,
     read_puzzle,
 )
+from worker.exits import EXIT_FAILED
 
 # What `--json` adds to the path from `solve`'s result: the outcome and the rating.
 RESULT_FIELDS = (

@@ -9,11 +9,12 @@ import click
 
 from db.submissions import SHOWN, Wanted, parse_receipt_id, references, results_of
 from worker.cli.common import open_database, show
-from worker.cli.exits import EXIT_FAILED, EXIT_USAGE, fail
-from worker.export import write_json_lines
-from worker.progress import counted
-from worker.sources import pushed_puzzle
-from worker.tables import table
+from worker.cli.failure import fail
+from worker.cli.progress import counted
+from worker.cli.tables import table
+from worker.exits import EXIT_FAILED, EXIT_USAGE
+from worker.files.export import write_json_lines
+from worker.files.sources import pushed_puzzle
 
 # What a table shows of each result (json shows every field of db.submissions.SHOWN).
 TABLE_COLUMNS = (

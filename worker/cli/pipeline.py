@@ -16,11 +16,7 @@ from sqlalchemy.orm import Session, sessionmaker
 from db.imports import BatchWork, CollectionConflict
 from db.tiers import IMPORT, RERATE
 from worker import settings
-from worker.cli.common import console, open_database
-from worker.cli.summary import exit_code, print_summary
-from worker.errors import SourceError
-from worker.inputs import Input, Readable, readable
-from worker.producer import (
+from worker.bulk.producer import (
     Import,
     deep_leftovers,
     drop_if_nothing_stored,
@@ -29,8 +25,12 @@ from worker.producer import (
     open_import,
     send_batches,
 )
-from worker.progress import Advance, bar, counted, duration
-from worker.runner import LocalPool, local_pool
+from worker.bulk.runner import LocalPool, local_pool
+from worker.cli.common import console, open_database
+from worker.cli.progress import Advance, bar, counted, duration
+from worker.cli.summary import exit_code, print_summary
+from worker.errors import SourceError
+from worker.files.inputs import Input, Readable, readable
 
 # Checked by `_named_inputs`, in one line each (`Input.check`), not by click's usage error.
 FILES = click.argument("files", nargs=-1, required=True, type=click.Path(allow_dash=True))

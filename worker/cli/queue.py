@@ -16,7 +16,8 @@ from celery import Celery
 from worker import settings
 from worker.cli.common import open_database
 from worker.cli.db import at_a_terminal
-from worker.cli.exits import EXIT_FAILED, EXIT_USAGE, fail
+from worker.cli.failure import fail
+from worker.exits import EXIT_FAILED, EXIT_USAGE
 
 
 def waiting(celery: Celery, names: Sequence[str]) -> dict[str, int]:

@@ -21,13 +21,13 @@ from db.models import Collection
 from db.ratings import RERATE_REASONS, queue_rerate, stale
 from db.tiers import RERATE, RatingPlan
 from worker import settings
+from worker.bulk.producer import deep_leftovers, send_batches
+from worker.bulk.runner import local_pool
 from worker.cli.common import console, open_database
 from worker.cli.pipeline import BATCH_SIZE, run_deep
+from worker.cli.progress import bar, counted
 from worker.cli.summary import exit_code, print_summary
 from worker.errors import SettingsError
-from worker.producer import deep_leftovers, send_batches
-from worker.progress import bar, counted
-from worker.runner import local_pool
 
 
 @click.command("rerate")

@@ -25,10 +25,10 @@ from db.tiers import RATING_STATES
 from db.views import puzzle_results
 from solver import LABELS, LADDER, PROFILES, STATUSES
 from worker.cli.common import check_writable, open_database, show
+from worker.cli.progress import plural
 from worker.cli.summary import rated_with, status_tables
-from worker.export import write_csv, write_json_lines
-from worker.progress import plural
-from worker.tables import table
+from worker.cli.tables import table
+from worker.files.export import write_csv, write_json_lines
 
 VIEW_COLUMNS = tuple(column.name for column in puzzle_results.c)
 # What `query` shows as a table unless told otherwise (with the columns it orders and filters
@@ -223,7 +223,7 @@ def export(collection: str, fmt: str, out_path: Path | None, rejected: bool, pat
         rows = stream_results(session, collection, rejected=rejected, paths=paths)
         columns = exported(paths)
         if fmt == "parquet":
-            from worker.export import write_parquet
+            from worker.files.export import write_parquet
 
             assert out_path is not None  # checked above
             write_parquet(rows, columns, out_path)
@@ -250,7 +250,7 @@ def _write_lines(rows: Any, fmt: str, stream: IO[str], columns: Any) -> None:
 )
 def report(collection: str, out_path: Path) -> None:
     """Draw COLLECTION's difficulty scores, labels and recursion depths to a PNG."""
-    from worker.report import draw_report
+    from worker.cli.report import draw_report
 
     check_writable(out_path)
     sessions = open_database()

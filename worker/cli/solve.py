@@ -10,8 +10,9 @@ import click
 import solver
 from solver.errors import PuzzleFormatError
 from worker import settings
-from worker.cli.exits import EXIT_FAILED, fail
-from worker.grids import boxed, side_by_side
+from worker.cli.failure import fail
+from worker.cli.grids import boxed, side_by_side
+from worker.exits import EXIT_FAILED
 
 STDIN_LIMIT = 1 << 16  # bytes of standard input `solve -` reads: one puzzle, with comments
 
@@ -71,7 +72,7 @@ def stdin_puzzle(data: bytes) -> str:
     """The one puzzle of standard input: its only line, or a grid printed on nine rows (`|`,
     spaces and ruling lines such as `---+---+---` ignored). Blank lines and `#` comments are
     skipped; anything else is a `PuzzleFormatError` saying what was found."""
-    from worker.sources import is_ruling, row_cells
+    from worker.files.sources import is_ruling, row_cells
 
     if len(data) > STDIN_LIMIT:
         raise PuzzleFormatError(

@@ -17,10 +17,10 @@ from db.queries import collection_status, rejected_lines
 from db.tiers import RATING_STATES
 from solver import LABELS, STATUSES
 from worker.cli.common import show
-from worker.cli.exits import EXIT_EMPTY, EXIT_FAILED, EXIT_OK, EXIT_REJECTED
+from worker.cli.progress import counted
+from worker.cli.tables import table
 from worker.errors import where
-from worker.progress import counted
-from worker.tables import table
+from worker.exits import EXIT_EMPTY, EXIT_FAILED, EXIT_OK, EXIT_REJECTED
 
 SHOWN_REJECTIONS = 10
 COUNTS = (

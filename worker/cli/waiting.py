@@ -12,8 +12,8 @@ from sqlalchemy.orm import Session, sessionmaker
 
 from db.queries import pending_ratings, progress, rerate_left
 from worker.cli.common import console
+from worker.cli.progress import Meter, bar
 from worker.consumers import QueueWatch
-from worker.progress import Meter, bar
 
 POLL = 0.5  # seconds between two reads of the progress counters
 

@@ -27,10 +27,10 @@ from db.submissions import Parsed, Pushed, pushed_results, store_pushed, stored_
 from worker.app import app
 from worker.batch import result_rows, solve_timed
 from worker.database import open_session
+from worker.files.sources import Accepted, judge_all_pushed
 from worker.messages import PUSH_TASK_NAME, batch_sender, decode_push
 from worker.overrides import STRATEGY
 from worker.settings import get_settings
-from worker.sources import Accepted, judge_all_pushed
 from worker.tasks.solve import TRANSIENT_ERRORS
 
 log = logging.getLogger(__name__)
@@ -42,7 +42,7 @@ RETRIED: tuple[type[BaseException], ...] = (*TRANSIENT_ERRORS, DuplicateDelivery
 
 def parse_all(texts: Iterable[str]) -> dict[str, Parsed]:
     """What each of these pushed strings is: a puzzle's normalised givens, or why it is not
-    one (`worker.sources.judge_all_pushed`)."""
+    one (`worker.files.sources.judge_all_pushed`)."""
     return {
         text: Parsed(judged.puzzle)
         if isinstance(judged, Accepted)

@@ -27,8 +27,8 @@ from db.imports import (
 from db.ratings import queue_pending
 from db.removal import drop_if_empty
 from db.tiers import BATCH_KINDS, DEEP_BATCH
-from worker.inputs import Readable
-from worker.reader import Chunk, read_chunks, reads_in_child
+from worker.files.inputs import Readable
+from worker.files.reader import Chunk, read_chunks, reads_in_child
 
 CHUNK_BATCHES = 10  # batches a transaction stores before they are handed out
 
@@ -39,7 +39,7 @@ class Import:
 
     collection_id: int
     collection: str
-    path: Path  # the bytes to read: the file itself, or the copy of a pipe (worker.inputs)
+    path: Path  # the bytes to read: the file itself, or the copy of a pipe (worker.files.inputs)
     shown: str  # how messages name the input
     keep_paths: bool = False  # the collection keeps solving paths (--paths)
 
@@ -82,9 +82,9 @@ def import_chunks(
 ) -> Iterator[list[BatchWork]]:
     """Store the file's records chunk by chunk; yield each chunk's new batches once committed.
 
-    A large file is stored by the process that reads it (`worker.reader`), on its own
+    A large file is stored by the process that reads it (`worker.files.reader`), on its own
     connection to the same database: this one hands out the batches (and, in `run` on
-    SQLite, stores the results beside it: `worker.runner`). A database only this process can
+    SQLite, stores the results beside it: `worker.bulk.runner`). A database only this process can
     open (SQLite in memory) is stored here."""
     size = batch_size * CHUNK_BATCHES
     url = shared_url(sessions)

@@ -26,8 +26,8 @@ from sqlalchemy import Column, String
 
 from db.models import Base, Result
 from db.views import VIEW_NAME, puzzle_results
+from worker.cli.grids import boxed
 from worker.errors import MissingExtra
-from worker.grids import boxed
 
 TITLE = "sudoku-batch results"
 FACETS = ("difficulty", "status", "hardest_technique", "rating_profile", "rating_state")

@@ -2,7 +2,7 @@
 
 A chunk holds its accepted lines, its rejected ones and the canonical form of each distinct
 puzzle (`solver.canonical_forms`). For a large file, reading, parsing, canonical forms and what
-the caller does with each chunk (`then`: `worker.producer` stores it there) are done in a
+the caller does with each chunk (`then`: `worker.bulk.producer` stores it there) are done in a
 child process, up to `READ_AHEAD` chunks ahead of the process that takes them: that one
 (`run`'s main process, `import`'s) then hands out the work (and, in `run` on SQLite, stores
 the results). A small file is read in the
@@ -31,7 +31,7 @@ from typing import Any, TypeVar, overload
 
 import solver
 from solver.errors import SudokuBatchError
-from worker.sources import Accepted, Record, Rejected, read_puzzles
+from worker.files.sources import Accepted, Record, Rejected, read_puzzles
 
 T = TypeVar("T")
 

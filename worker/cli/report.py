@@ -25,8 +25,8 @@ from solver.rating import (
     TOP_BUCKET,
     search_floor,
 )
+from worker.cli.progress import counted
 from worker.errors import MissingExtra, OutputError
-from worker.progress import counted
 
 COLOURS = dict(zip(LABELS, ("#fdd049", "#f9a03f", "#f0643c", "#c0223b", "#5c0e3d"), strict=True))
 STEP = 0.1  # SE rates in tenths

@@ -5,13 +5,12 @@ problem (the database unreachable or not migrated, an optional package missing);
 error (a bad option or argument, or a bad SUDOKU_* setting); `3` everything ran but some
 lines were rejected; `4` a file held no puzzle line (empty, or only blank lines and comments:
 nothing imported from it); `130` interrupted (what was stored is kept).
+
+The command line ends with them (`worker.cli.failure`), and so does a worker that refuses to
+start (`worker.startup`): the codes are the program's, not one layer's.
 """
 
 from __future__ import annotations
-
-from typing import Any, NoReturn
-
-import click
 
 from solver.errors import PuzzleFormatError, SudokuBatchError
 from worker.errors import SettingsError
@@ -29,31 +28,8 @@ EXIT_CODES: tuple[tuple[type[SudokuBatchError], int], ...] = (
     (PuzzleFormatError, EXIT_USAGE),  # the PUZZLE argument of `solve`
     (SudokuBatchError, EXIT_FAILED),
 )
-INTERRUPTED = "interrupted: what was stored is kept; run the same command again"
 
 
 def exit_code_of(error: SudokuBatchError) -> int:
     """The documented exit code of one of the project's errors."""
     return next(code for kind, code in EXIT_CODES if isinstance(error, kind))
-
-
-def fail(message: str, code: int = EXIT_FAILED) -> NoReturn:
-    """Print `error: <message>` as one line on stderr and exit with `code`."""
-    line = " ".join(part.strip() for part in message.splitlines())
-    click.echo(f"error: {line}", err=True)
-    raise SystemExit(code)
-
-
-class Commands(click.Group):
-    """The `sudoku-batch` group: any of the project's errors ends a command as one line and
-    its exit code, an interrupt as one line and 130; anything else is a bug, with its
-    traceback."""
-
-    def invoke(self, ctx: click.Context) -> Any:
-        try:
-            return super().invoke(ctx)
-        except SudokuBatchError as exc:
-            fail(str(exc), exit_code_of(exc))
-        except KeyboardInterrupt:
-            click.echo(f"\n{INTERRUPTED}", err=True)
-            raise SystemExit(EXIT_INTERRUPTED) from None

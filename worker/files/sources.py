@@ -34,8 +34,8 @@ from typing import NamedTuple
 import solver
 from db.raw_text import RAW_TEXT_LIMIT, clean_raw_text
 from solver.grid import to_text
-from worker.conflicts import conflicting
 from worker.errors import SourceError
+from worker.files.conflicts import conflicting
 
 MAX_LINE_CHARS = 10_000
 PUZZLE_COLUMNS = ("puzzle", "quizzes", "quiz", "puzzles", "givens", "grid", "sudoku")

@@ -2,7 +2,7 @@
 
 No servers: the main process hands each batch to the pool as soon as the transaction that
 created it has committed (a large file is read and stored by a process of its own,
-`worker.producer`). Where the results are stored depends on the database:
+`worker.bulk.producer`). Where the results are stored depends on the database:
 
 - SQLite takes one writer at a time: the main process stores the rows the pool sends back
   (`record_work`, as a Celery worker does), the one writer of results. Pool processes writing

@@ -18,7 +18,7 @@ from rich.console import Console, ConsoleOptions
 from rich.measure import Measurement
 from rich.table import Table
 
-from worker.export import text
+from worker.files.export import text
 
 UNLIMITED = 1_000_000  # columns: the width a table would take if it could
 

@@ -29,7 +29,7 @@ from pathlib import Path
 from typing import BinaryIO
 
 from worker.errors import SourceError
-from worker.sources import content_hash
+from worker.files.sources import content_hash
 
 STDIN = "-"
 STDIN_NAME = "stdin"  # the default collection name and the `source_file` of standard input
