@@ -32,7 +32,7 @@ def env(
 ) -> Iterator[dict[str, str]]:
     """The CLI's environment for one test: a fresh SQLite file and the fake broker, ratings
     fast (SE's chains off: the sample's hardest puzzles take seconds each; the tests of the
-    exact ratings and their deep tier, tests/worker/test_tiers.py, turn it back on)."""
+    exact ratings and their deep tier, tests/worker/bulk/test_tiers.py, turn it back on)."""
     from worker.database import reset_engine
 
     monkeypatch.setenv("SUDOKU_DATABASE_URL", sqlite_url)

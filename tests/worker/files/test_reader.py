@@ -14,7 +14,7 @@ import pytest
 
 import solver
 from db.errors import StorageError
-from tests.worker.test_sources import EASY, HARDEST, SEVENTEEN
+from tests.worker.files.test_sources import EASY, HARDEST, SEVENTEEN
 from worker.errors import SourceError
 from worker.files import reader
 from worker.files.reader import Chunk, read_chunks

@@ -26,8 +26,8 @@ from db.models import Base
 from db.views import VIEW_NAME
 from tests.conftest import missing
 from tests.db.test_queries import example_queries
+from tests.worker.cli.test_cli_help import top_level_modules_after
 from tests.worker.conftest import SAMPLE
-from tests.worker.test_cli_help import top_level_modules_after
 from worker.cli import main
 from worker.cli.browser import FACETED, FACETS, QUERIES, browser, render_cell
 from worker.cli.grids import boxed

@@ -15,7 +15,7 @@ from db.imports import BatchWork
 from db.migrate import upgrade
 from db.models import DONE, Batch, Result
 from db.tiers import RatingPlan
-from tests.worker.test_sources import EASY, SEVENTEEN
+from tests.worker.files.test_sources import EASY, SEVENTEEN
 from worker.bulk import runner
 from worker.bulk.producer import import_chunks, open_import
 from worker.bulk.runner import LocalPool, NotStored, solve_and_store

@@ -21,9 +21,7 @@ from worker.cli.progress import Meter
 
 QUEUE = "sudoku"
 SAMPLE_TAIL = [
-    line
-    for line in (Path(__file__).resolve().parents[2] / "samples" / "sample.txt").read_text().split()
-    if len(line) == 81
+    line for line in (ROOT / "samples" / "sample.txt").read_text().split() if len(line) == 81
 ][-10:]  # ten puzzles the 120-line fixture file does not hold
 
 

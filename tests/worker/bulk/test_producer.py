@@ -13,7 +13,7 @@ from sqlalchemy.pool import StaticPool
 from db.engine import ensure_schema, make_engine, session_factory
 from db.migrate import upgrade
 from db.models import CollectionPuzzle
-from tests.worker.test_sources import EASY, HARDEST, SEVENTEEN
+from tests.worker.files.test_sources import EASY, HARDEST, SEVENTEEN
 from worker.bulk import producer
 from worker.bulk.producer import import_chunks, open_import
 from worker.files.inputs import Input, readable

@@ -11,14 +11,15 @@ import pytest
 
 import solver
 from db.imports import BatchWork
+from tests.conftest import ROOT
 from tests.solver.grids import transformed
-from tests.worker.test_cli_pipeline import invoke, table_rows
-from tests.worker.test_cli_results import table_body
+from tests.worker.cli.test_cli_pipeline import invoke, table_rows
+from tests.worker.cli.test_cli_results import table_body
 from worker.cli.summary import COUNT_HEADERS
 from worker.errors import MessageError
 from worker.messages import decode_batch
 
-SAMPLE = Path(__file__).resolve().parents[2] / "samples" / "sample.txt"
+SAMPLE = ROOT / "samples" / "sample.txt"
 PUZZLES = [line for line in SAMPLE.read_text().split("\n") if len(line) == 81][60:66]
 
 
