@@ -17,6 +17,8 @@ SETTINGS = Settings(group_size=3, group_wait=0.05, task_max_retries=2)
 
 @dataclass
 class Qos:
+    """The consumer's prefetch window: how far it was raised."""
+
     raised: int = 0
 
     def increment_eventually(self) -> None:

@@ -33,6 +33,7 @@ from packaging.version import Version
 import worker
 import worker.tasks.push
 import worker.tasks.solve
+from tests.worker.test_grouping import Qos
 from worker.app import app
 from worker.connection_loss import Consumer
 from worker.grouping import strategy
@@ -94,19 +95,6 @@ def test_every_override_names_an_implementation_that_exists() -> None:
     assert len(set(implementations)) == len(implementations)
     for implementation in implementations:
         assert symbol_by_name(implementation) is not None
-
-
-@dataclass
-class Qos:
-    """The consumer's prefetch window: how far it was raised."""
-
-    raised: int = 0
-
-    def increment_eventually(self) -> None:
-        self.raised += 1
-
-    def decrement_eventually(self) -> None:
-        self.raised -= 1
 
 
 @dataclass
