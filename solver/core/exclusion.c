@@ -115,16 +115,24 @@ static int triplet_exclusions(const mask_t *cands, const int c[3], bb_t excluder
     int see_xy = bb_has(PEER_BB[c[0]], c[1]), see_xz = bb_has(PEER_BB[c[0]], c[2]);
     int see_yz = bb_has(PEER_BB[c[1]], c[2]);
     unsigned pair_of[9] = {0};  /* pair_of[a]: the b of the excluders {a, b} */
-    unsigned triple[81];        /* the excluders {a, b, c} */
-    int triples = 0;
+    uint16_t third_of[9][9];    /* third_of[a][b]: the c of the excluders {a, b, c} */
+    memset(third_of, 0, sizeof third_of);
     for (bb_t r = excluders; r; r &= r - 1) {
         unsigned m = cands[bb_first(r)];
-        if (pop(m) == 2) {
-            int a = low_bit_index(m), b = low_bit_index(m & (m - 1));
+        unsigned rest = m & (m - 1);
+        int a = low_bit_index(m), b = low_bit_index(rest);
+        rest &= rest - 1;
+        if (!rest) {
             pair_of[a] |= 1u << b;
             pair_of[b] |= 1u << a;
         } else {
-            triple[triples++] = m;
+            int d = low_bit_index(rest);
+            third_of[a][b] |= 1u << d;
+            third_of[b][a] |= 1u << d;
+            third_of[a][d] |= 1u << b;
+            third_of[d][a] |= 1u << b;
+            third_of[b][d] |= 1u << a;
+            third_of[d][b] |= 1u << a;
         }
     }
     unsigned full[3] = {cands[c[0]], cands[c[1]], cands[c[2]]}, allowed[3] = {0, 0, 0};
@@ -135,10 +143,8 @@ static int triplet_exclusions(const mask_t *cands, const int c[3], bb_t excluder
             int y = low_bit_index(my);
             unsigned dy = 1u << y;
             if (dx == dy && see_xy) continue;
-            unsigned locked = (pair_of[x] & dy) ? ALL_DIGITS : pair_of[x] | pair_of[y];
-            for (int t = 0; t < triples && x != y; t++) {  /* {x, y, c} locks c */
-                if ((triple[t] & (dx | dy)) == (dx | dy)) locked |= triple[t] & ~(dx | dy);
-            }
+            unsigned locked =
+                (pair_of[x] & dy) ? ALL_DIGITS : pair_of[x] | pair_of[y] | third_of[x][y];
             unsigned free_z = full[2] & ~(see_xz ? dx : 0) & ~(see_yz ? dy : 0) & ~locked;
             if (!free_z) continue;
             allowed[0] |= dx;
@@ -191,8 +197,10 @@ Found aligned_triplet_exclusion(Board *b) {
              * SE's order is looked for only then (most pairs have none). */
             bb_t thirds_here = (PEER_BB[x] | PEER_BB[y]) & thirds & ~(bb_cell(x) | bb_cell(y));
             if (known && !((bb_cell(x) | bb_cell(y)) & fresh)) {  /* not stirred by x or y */
-                bb_t near = 0;  /* the thirds that see a changed cell seeing x and y */
-                for (bb_t r = PEER_BB[x] & PEER_BB[y] & changed; r; r &= r - 1) near |= PEER_BB[bb_first(r)];
+                /* the thirds that see a changed excluder of x and y (a cell of more candidates
+                 * excludes nothing, and one that lost its excluding leaves less excluded) */
+                bb_t near = 0;
+                for (bb_t r = PEER_BB[x] & PEER_BB[y] & changed & few; r; r &= r - 1) near |= PEER_BB[bb_first(r)];
                 thirds_here &= fresh | near;
             }
             int any = 0;
