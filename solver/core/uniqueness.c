@@ -21,6 +21,13 @@ typedef struct {
     int path[81], len;
     uint32_t seen[2];             /* units touched at even and at odd places */
     bb_t on_path, with_pair, open;
+    /* the loops whose hints were weighed (see weighed) */
+    struct {
+        bb_t cells;
+        mask_t pair;
+        int first;
+    } weighed[64];
+    int n_weighed;
 } Ctx;
 
 /* The cell's unit of `kind` in SE's order (0 box, 1 row, 2 column). */
@@ -167,6 +174,24 @@ static void type4(Ctx *c, int a, int b, int base) {
     }
 }
 
+/* Whether the loop's hints were weighed already while finding the easiest key: the search meets
+ * a loop from each of its cells and both ways, and its hints depend only on its cells and, for
+ * types 3 and 4, on which of the two extra cells comes first (a shortcut of the core). */
+static int weighed(Ctx *c, int first) {
+    if (c->apply) return 0;
+    for (int k = 0; k < c->n_weighed; k++) {
+        if (c->weighed[k].cells == c->on_path && c->weighed[k].pair == c->pair &&
+            c->weighed[k].first == first)
+            return 1;
+    }
+    if (c->n_weighed < 64) {
+        c->weighed[c->n_weighed].cells = c->on_path;
+        c->weighed[c->n_weighed].pair = c->pair;
+        c->weighed[c->n_weighed++].first = first;
+    }
+    return 0;
+}
+
 static void loop_hints(Ctx *c) {
     const mask_t *cands = c->cands;
     int base = loop_bonus(c->len), extra[81], ne = 0;
@@ -179,6 +204,7 @@ static void loop_hints(Ctx *c) {
         emit(c, base, 1, c->len, extra, &pair, 1);
         return;
     }
+    if (weighed(c, ne == 2 ? extra[0] : -1)) return;
     bb_t seeing = ~(bb_t)0;
     for (int k = 0; k < ne; k++) {
         digits |= cands[extra[k]] & ~pair;
