@@ -1,6 +1,7 @@
 /* Unique rectangles and unique loops, types 1 to 4 (solver/uniqueness.py). The hints of every
  * loop are generated in the reference's order from a snapshot of the candidates: once to find
  * the easiest (value, type), then again up to the first hint of that value and type. */
+#include <stddef.h>
 #include <string.h>
 
 #include "core.h"
@@ -20,14 +21,16 @@ typedef struct {
     mask_t pair;
     int path[81], len;
     uint32_t seen[2];             /* units touched at even and at odd places */
-    bb_t on_path, with_pair, open;
-    /* the loops whose hints were weighed (see weighed) */
+    uint8_t on_path[81];          /* by cell */
+    const uint16_t *with_pair;    /* by unit, the places of the cells holding the pair */
+    const uint16_t *open;         /* by unit, the places of those that may be on a loop */
+    /* the loops whose hints were weighed (see weighed): the last fields, left uncleared */
+    int n_weighed;
     struct {
         bb_t cells;
         mask_t pair;
         int first;
     } weighed[64];
-    int n_weighed;
 } Ctx;
 
 /* The cell's unit of `kind` in SE's order (0 box, 1 row, 2 column). */
@@ -179,13 +182,15 @@ static void type4(Ctx *c, int a, int b, int base) {
  * types 3 and 4, on which of the two extra cells comes first (a shortcut of the core). */
 static int weighed(Ctx *c, int first) {
     if (c->apply) return 0;
+    bb_t cells = 0;
+    for (int k = 0; k < c->len; k++) cells |= bb_cell(c->path[k]);
     for (int k = 0; k < c->n_weighed; k++) {
-        if (c->weighed[k].cells == c->on_path && c->weighed[k].pair == c->pair &&
+        if (c->weighed[k].cells == cells && c->weighed[k].pair == c->pair &&
             c->weighed[k].first == first)
             return 1;
     }
     if (c->n_weighed < 64) {
-        c->weighed[c->n_weighed].cells = c->on_path;
+        c->weighed[c->n_weighed].cells = cells;
         c->weighed[c->n_weighed].pair = c->pair;
         c->weighed[c->n_weighed++].first = first;
     }
@@ -234,30 +239,31 @@ static void extend(Ctx *c, int cell, int allowed, unsigned extra, int came) {
     const mask_t *cands = c->cands;
     for (int kind = 0; kind < 3; kind++) {
         if (kind == came) continue;
-        for (bb_t r = UNIT_BB[se_unit_of(cell, kind)] & c->with_pair; r; r &= r - 1) {
-            int nxt = bb_first(r);
+        int u = se_unit_of(cell, kind);
+        for (unsigned r = c->with_pair[u]; r; r &= r - 1) {
+            int place = low_bit_index(r), nxt = UNITS[u][place];
             if (nxt == c->start && c->len >= 4) {
                 /* a loop without extra cells has no hint */
                 if (c->seen[0] == c->seen[1] && allowed < T.loop_max_extra_cells) loop_hints(c);
                 if (c->stop) return;
                 continue;
             }
-            if (bb_has(c->on_path, nxt)) continue;
+            if (c->on_path[nxt]) continue;
             mask_t m = cands[nxt];
             unsigned mine = extra | (m & ~c->pair);
             if (!c->sukaku) extra = mine;
             int wide = pop(m) > 2;
-            if (!bb_has(c->open, nxt)) continue;
+            if (!(c->open[u] >> place & 1)) continue;
             if (!wide || pop(mine) == 1 || allowed > 0) {
                 int parity = c->len & 1;
                 uint32_t um = CELL_UNITS[nxt];
                 if (c->seen[parity] & um) continue;
                 c->path[c->len++] = nxt;
-                c->on_path |= bb_cell(nxt);
+                c->on_path[nxt] = 1;
                 c->seen[parity] |= um;
                 extend(c, nxt, allowed - wide, mine, kind);
                 c->seen[parity] &= ~um;
-                c->on_path &= ~bb_cell(nxt);
+                c->on_path[nxt] = 0;
                 c->len--;
                 if (c->stop) return;
             }
@@ -284,32 +290,50 @@ static bb_t open_cells(bb_t with) {
     return with;
 }
 
+/* The places of the cells in each unit (k of UNITS[u][k], in the order of cells): the search
+ * meets a unit's cells by their places, with small masks instead of bitboards. */
+static void by_unit(bb_t cells, uint16_t out[27]) {
+    memset(out, 0, 27 * sizeof *out);
+    for (bb_t r = cells; r; r &= r - 1) {
+        int i = bb_first(r);
+        out[ROW_OF[i]] |= (uint16_t)(1u << COL_OF[i]);
+        out[9 + COL_OF[i]] |= (uint16_t)(1u << ROW_OF[i]);
+        out[18 + BOX_OF[i]] |= (uint16_t)(1u << BOX_PLACE[i]);
+    }
+}
+
 static void every_hint(Ctx *c) {
     const mask_t *cands = c->cands;
     bb_t with_pair[512], open[512];  /* by pair, computed for the first start on it */
+    uint16_t with_pair_in[512][27], open_in[512][27];
     uint8_t known[512] = {0};
+    bb_t holding[9] = {0};  /* the cells holding each digit */
+    for (int i = 0; i < 81; i++) {
+        for (unsigned m = cands[i]; m; m &= m - 1) holding[low_bit_index(m)] |= bb_cell(i);
+    }
     for (int start = 0; start < 81 && !c->stop; start++) {
         if (pop(cands[start]) != 2) continue;
         mask_t pair = cands[start];
         if (!known[pair]) {
             known[pair] = 1;
-            with_pair[pair] = 0;
-            for (int i = 0; i < 81; i++) {
-                if ((cands[i] & pair) == pair) with_pair[pair] |= bb_cell(i);
-            }
+            with_pair[pair] = holding[low_bit_index(pair)] &
+                              holding[low_bit_index(pair & (pair - 1))];
             open[pair] = open_cells(with_pair[pair]);
+            by_unit(with_pair[pair], with_pair_in[pair]);
+            by_unit(open[pair], open_in[pair]);
         }
         if (!bb_has(open[pair], start)) continue;
         c->pair = pair;
-        c->with_pair = with_pair[pair];
-        c->open = open[pair];
+        c->with_pair = with_pair_in[pair];
+        c->open = open_in[pair];
         c->start = start;
         c->path[0] = start;
         c->len = 1;
-        c->on_path = bb_cell(start);
+        c->on_path[start] = 1;
         c->seen[0] = CELL_UNITS[start];
         c->seen[1] = 0;
         extend(c, start, T.loop_max_extra_cells, 0, -1);
+        c->on_path[start] = 0;
     }
 }
 
@@ -319,7 +343,7 @@ static Found easiest(Board *b, int rectangle, int base, int sukaku) {
     static Ctx c;                 /* the core runs under the GIL: one caller at a time */
     mask_t snapshot[81];
     memcpy(snapshot, b->cands, sizeof snapshot);
-    memset(&c, 0, sizeof c);
+    memset(&c, 0, offsetof(Ctx, weighed));
     c.cands = snapshot;
     c.values = b->values;
     c.b = b;
