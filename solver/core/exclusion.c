@@ -162,6 +162,17 @@ static int triplet_exclusions(const mask_t *cands, const int c[3], bb_t excluder
     return any;
 }
 
+/* The cells that see two of the excluders at least. */
+static bb_t seeing_two(bb_t excluders) {
+    bb_t once = 0, twice = 0;
+    for (bb_t r = excluders; r; r &= r - 1) {
+        bb_t peers = PEER_BB[bb_first(r)];
+        twice |= once & peers;
+        once |= peers;
+    }
+    return twice;
+}
+
 /* SE's aligned triplet exclusion: the first triple of base cells, in SE's order, that removes
  * something. A triple finds what it found last time when its cells, their being base cells, and
  * the cells all three see are as they were: so when the last search found nothing and only
@@ -203,11 +214,12 @@ Found aligned_triplet_exclusion(Board *b) {
                 for (bb_t r = PEER_BB[x] & PEER_BB[y] & changed & few; r; r &= r - 1) near |= PEER_BB[bb_first(r)];
                 thirds_here &= fresh | near;
             }
+            if (!thirds_here) continue;
+            thirds_here &= seeing_two(common);  /* a third needs two excluders too */
             int any = 0;
             for (bb_t r = thirds_here; r && !any; r &= r - 1) {
                 int z = bb_first(r);
                 bb_t excluders = common & PEER_BB[z];
-                if (!(excluders & (excluders - 1))) continue;
                 int cells[3] = {x, y, z};
                 mask_t out[3];
                 any = triplet_exclusions(cands, cells, excluders, out);
