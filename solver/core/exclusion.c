@@ -45,6 +45,17 @@ static int stirred(int x, int y, bb_t fresh, bb_t changed) {
     return ((bb_cell(x) | bb_cell(y)) & fresh) || (PEER_BB[x] & PEER_BB[y] & changed);
 }
 
+/* The cells that see two of `cells` at least. */
+static bb_t seeing_two(bb_t cells) {
+    bb_t once = 0, twice = 0;
+    for (bb_t r = cells; r; r &= r - 1) {
+        bb_t peers = PEER_BB[bb_first(r)];
+        twice |= once & peers;
+        once |= peers;
+    }
+    return twice;
+}
+
 /* Remember that a search found nothing on this position. */
 static void found_nothing(const Board *b, int *known, Nothing *now, bb_t base) {
     *known = 1;
@@ -61,29 +72,27 @@ Found aligned_pair_exclusion(Board *b) {
     }
     /* SE's base cells, but those seeing one bivalue cell only: they pair with none, and the
      * pairs of the others keep their order */
-    int base[81], n = 0;
     bb_t based = 0;
     for (int i = 0; i < 81; i++) {
         bb_t seen = PEER_BB[i] & bivalue;
-        if (pop(cands[i]) >= 2 && (seen & (seen - 1)) && !(PEER_BB[i] & single)) {
-            base[n++] = i;
+        if (pop(cands[i]) >= 2 && (seen & (seen - 1)) && !(PEER_BB[i] & single))
             based |= bb_cell(i);
-        }
     }
     /* As for triplets (see aligned_triplet_exclusion): a pair finds what it found last time
      * when its cells, their being base cells and the cells both see are as they were. */
     bb_t fresh = 0, changed = 0, near = 0;  /* near: the cells seeing a changed one */
     int known = since_nothing(b, b->pairs_known, &b->pairs, based, &fresh, &changed);
     for (bb_t r = changed; known && r; r &= r - 1) near |= PEER_BB[bb_first(r)];
-    for (int k = 1; k < n; k++) {
-        int y = base[k];
+    for (bb_t ry = based; ry; ry &= ry - 1) {
+        int y = bb_first(ry);
+        bb_t xs = based & (bb_cell(y) - 1);
         /* a y neither changed, nor new, nor seeing a changed cell is stirred by x alone */
-        int by_x_alone = known && !bb_has(fresh | near, y);
-        for (int j = 0; j < k; j++) {
-            int x = base[j];
-            if (by_x_alone && !bb_has(fresh, x)) continue;
+        if (known && !bb_has(fresh | near, y)) xs &= fresh;
+        /* the x's that share two excluders with y at least */
+        if (xs) xs &= seeing_two(PEER_BB[y] & bivalue);
+        for (bb_t rx = xs; rx; rx &= rx - 1) {
+            int x = bb_first(rx);
             bb_t common = PEER_BB[x] & PEER_BB[y] & bivalue;
-            if (!(common & (common - 1))) continue;  /* fewer than two excluders */
             if (known && !stirred(x, y, fresh, changed)) continue;
             /* A digit of x goes only if every digit of y but one is an excluder's, and the
              * other way round: without that, nothing goes (the reference tries them all). */
@@ -162,17 +171,6 @@ static int triplet_exclusions(const mask_t *cands, const int c[3], bb_t excluder
     return any;
 }
 
-/* The cells that see two of the excluders at least. */
-static bb_t seeing_two(bb_t excluders) {
-    bb_t once = 0, twice = 0;
-    for (bb_t r = excluders; r; r &= r - 1) {
-        bb_t peers = PEER_BB[bb_first(r)];
-        twice |= once & peers;
-        once |= peers;
-    }
-    return twice;
-}
-
 /* SE's aligned triplet exclusion: the first triple of base cells, in SE's order, that removes
  * something. A triple finds what it found last time when its cells, their being base cells, and
  * the cells all three see are as they were: so when the last search found nothing and only
@@ -187,23 +185,22 @@ Found aligned_triplet_exclusion(Board *b) {
         if (n == 2 || n == 3) few |= bb_cell(i);
         if (n == 1) single |= bb_cell(i);
     }
-    int base[81], n = 0;
-    bb_t thirds = 0, based = 0;  /* thirds: base cells of two or three candidates */
+    bb_t based = 0;
     for (int i = 0; i < 81; i++) {
-        if (pop(cands[i]) >= 2 && (PEER_BB[i] & few) && !(PEER_BB[i] & single)) {
-            base[n++] = i;
+        if (pop(cands[i]) >= 2 && (PEER_BB[i] & few) && !(PEER_BB[i] & single))
             based |= bb_cell(i);
-            if (bb_has(few, i)) thirds |= bb_cell(i);
-        }
     }
+    bb_t thirds = based & few;  /* base cells of two or three candidates */
     bb_t fresh = 0, changed = 0;
     int known = since_nothing(b, b->triplets_known, &b->triplets, based, &fresh, &changed);
-    for (int k = 1; k < n; k++) {
-        int y = base[k];
-        for (int j = 0; j < k; j++) {
-            int x = base[j];
+    for (bb_t ry = based; ry; ry &= ry - 1) {
+        int y = bb_first(ry);
+        /* the x's before y that share two excluders with it at least (for any third, fewer
+         * exclude nothing) */
+        bb_t xs = based & (bb_cell(y) - 1) & seeing_two(PEER_BB[y] & few);
+        for (bb_t rx = xs; rx; rx &= rx - 1) {
+            int x = bb_first(rx);
             bb_t common = PEER_BB[x] & PEER_BB[y] & few;
-            if (!(common & (common - 1))) continue;  /* fewer than two excluders, for any third */
             /* Whether some third removes something, the thirds taken in any order: the first in
              * SE's order is looked for only then (most pairs have none). */
             bb_t thirds_here = (PEER_BB[x] | PEER_BB[y]) & thirds & ~(bb_cell(x) | bb_cell(y));
