@@ -114,36 +114,51 @@ Found aligned_pair_exclusion(Board *b) {
     return NOTHING;
 }
 
-/* The candidates of base cells c[0..2] that belong to no possible triple of digits; 0 when none
- * goes. An excluder has two candidates or three: {a, b} locks the triples holding both, and
- * {a, b, c} the one of exactly those three. So for the digits dx, dy of the first two cells,
- * the third's digits locked are known at once, and the triples are met by pairs (a shortcut of
- * the core: the reference tries every triple, with the same result). */
-static int triplet_exclusions(const mask_t *cands, const int c[3], bb_t excluders,
-                              mask_t out[3]) {
-    int see_xy = bb_has(PEER_BB[c[0]], c[1]), see_xz = bb_has(PEER_BB[c[0]], c[2]);
-    int see_yz = bb_has(PEER_BB[c[1]], c[2]);
-    unsigned pair_of[9] = {0};  /* pair_of[a]: the b of the excluders {a, b} */
-    uint16_t third_of[9][9];    /* third_of[a][b]: the c of the excluders {a, b, c} */
-    memset(third_of, 0, sizeof third_of);
+/* What the excluders lock. An excluder has two candidates or three: {a, b} locks the triples
+ * holding both, and {a, b, c} the one of exactly those three. */
+typedef struct {
+    unsigned pair_of[9];          /* pair_of[a]: the b of the excluders {a, b} */
+    uint16_t third_of[9][9];      /* third_of[a][b]: the c of the excluders {a, b, c} */
+} Locks;
+
+static void locks_of(const mask_t *cands, bb_t excluders, Locks *l) {
+    memset(l, 0, sizeof *l);
     for (bb_t r = excluders; r; r &= r - 1) {
         unsigned m = cands[bb_first(r)];
         unsigned rest = m & (m - 1);
         int a = low_bit_index(m), b = low_bit_index(rest);
         rest &= rest - 1;
         if (!rest) {
-            pair_of[a] |= 1u << b;
-            pair_of[b] |= 1u << a;
+            l->pair_of[a] |= 1u << b;
+            l->pair_of[b] |= 1u << a;
         } else {
             int d = low_bit_index(rest);
-            third_of[a][b] |= 1u << d;
-            third_of[b][a] |= 1u << d;
-            third_of[a][d] |= 1u << b;
-            third_of[d][a] |= 1u << b;
-            third_of[b][d] |= 1u << a;
-            third_of[d][b] |= 1u << a;
+            l->third_of[a][b] |= 1u << d;
+            l->third_of[b][a] |= 1u << d;
+            l->third_of[a][d] |= 1u << b;
+            l->third_of[d][a] |= 1u << b;
+            l->third_of[b][d] |= 1u << a;
+            l->third_of[d][b] |= 1u << a;
         }
     }
+}
+
+/* The third's digits locked with digits x, y of the first two cells. */
+static unsigned locked(const Locks *l, int x, int y) {
+    if (l->pair_of[x] >> y & 1) return ALL_DIGITS;
+    return l->pair_of[x] | l->pair_of[y] | l->third_of[x][y];
+}
+
+/* The candidates of base cells c[0..2] that belong to no possible triple of digits; 0 when none
+ * goes. For the digits dx, dy of the first two cells, the third's digits locked are known at
+ * once (see Locks), so the triples are met by pairs (a shortcut of the core: the reference
+ * tries every triple, with the same result). */
+static int triplet_exclusions(const mask_t *cands, const int c[3], bb_t excluders,
+                              mask_t out[3]) {
+    int see_xy = bb_has(PEER_BB[c[0]], c[1]), see_xz = bb_has(PEER_BB[c[0]], c[2]);
+    int see_yz = bb_has(PEER_BB[c[1]], c[2]);
+    Locks l;
+    locks_of(cands, excluders, &l);
     unsigned full[3] = {cands[c[0]], cands[c[1]], cands[c[2]]}, allowed[3] = {0, 0, 0};
     for (unsigned mx = full[0]; mx; mx &= mx - 1) {
         int x = low_bit_index(mx);
@@ -152,9 +167,8 @@ static int triplet_exclusions(const mask_t *cands, const int c[3], bb_t excluder
             int y = low_bit_index(my);
             unsigned dy = 1u << y;
             if (dx == dy && see_xy) continue;
-            unsigned locked =
-                (pair_of[x] & dy) ? ALL_DIGITS : pair_of[x] | pair_of[y] | third_of[x][y];
-            unsigned free_z = full[2] & ~(see_xz ? dx : 0) & ~(see_yz ? dy : 0) & ~locked;
+            unsigned free_z =
+                full[2] & ~(see_xz ? dx : 0) & ~(see_yz ? dy : 0) & ~locked(&l, x, y);
             if (!free_z) continue;
             allowed[0] |= dx;
             allowed[1] |= dy;
@@ -169,6 +183,49 @@ static int triplet_exclusions(const mask_t *cands, const int c[3], bb_t excluder
         any |= out[k] != 0;
     }
     return any;
+}
+
+/* For base cells x, y and all their excluders, the third's digits left free by a pair of digits
+ * of x and y, by how the third sees them (`sees`: 2 if it sees x, plus 1 if it sees y): `z`
+ * by any pair, `x[sees][dx]` by the pairs of dx, `y[sees][dy]` by those of dy. */
+typedef struct {
+    unsigned z[4], x[4][9], y[4][9];
+} Free;
+
+static void free_digits(const mask_t *cands, int cx, int cy, bb_t excluders, Free *f) {
+    int see_xy = bb_has(PEER_BB[cx], cy);
+    Locks l;
+    locks_of(cands, excluders, &l);
+    memset(f, 0, sizeof *f);
+    for (unsigned mx = cands[cx]; mx; mx &= mx - 1) {
+        int x = low_bit_index(mx);
+        for (unsigned my = cands[cy]; my; my &= my - 1) {
+            int y = low_bit_index(my);
+            if (x == y && see_xy) continue;
+            unsigned open = ALL_DIGITS & ~locked(&l, x, y);
+            for (int sees = 1; sees < 4; sees++) {
+                unsigned free_z = open & ~(sees & 2 ? 1u << x : 0) & ~(sees & 1 ? 1u << y : 0);
+                f->z[sees] |= free_z;
+                f->x[sees][x] |= free_z;
+                f->y[sees][y] |= free_z;
+            }
+        }
+    }
+}
+
+/* Whether the third z surely removes nothing: every digit of x, y and z is allowed with all the
+ * excluders of x and y, and z's excluders are some of them (fewer lock less). */
+static int frees_all(const mask_t *cands, int cx, int cy, int cz, const Free *f) {
+    int sees = 2 * bb_has(PEER_BB[cx], cz) + bb_has(PEER_BB[cy], cz);
+    unsigned z = cands[cz];
+    if (z & ~f->z[sees]) return 0;
+    for (unsigned m = cands[cx]; m; m &= m - 1) {
+        if (!(z & f->x[sees][low_bit_index(m)])) return 0;
+    }
+    for (unsigned m = cands[cy]; m; m &= m - 1) {
+        if (!(z & f->y[sees][low_bit_index(m)])) return 0;
+    }
+    return 1;
 }
 
 /* SE's aligned triplet exclusion: the first triple of base cells, in SE's order, that removes
@@ -213,9 +270,14 @@ Found aligned_triplet_exclusion(Board *b) {
             }
             if (!thirds_here) continue;
             thirds_here &= seeing_two(common);  /* a third needs two excluders too */
-            int any = 0;
+            if (!thirds_here) continue;
+            /* with two thirds or more, most are cleared at once by what all the excluders allow */
+            int any = 0, screened = (thirds_here & (thirds_here - 1)) != 0;
+            Free free;
+            if (screened) free_digits(cands, x, y, common, &free);
             for (bb_t r = thirds_here; r && !any; r &= r - 1) {
                 int z = bb_first(r);
+                if (screened && frees_all(cands, x, y, z, &free)) continue;
                 bb_t excluders = common & PEER_BB[z];
                 int cells[3] = {x, y, z};
                 mask_t out[3];
