@@ -144,7 +144,7 @@ static int n_words;
 static uint8_t reaches_out[POTENTIALS];  /* whether a component reaches one but itself */
 /* A candidate without a strong link: its "off" implies nothing (a sink), and nothing implies
  * its "on" (a source). Each is a component alone, numbered without Tarjan's: the sinks first,
- * the sources last (nothing reaches them), and a source's row is made only when asked (see
+ * the sources last (nothing reaches them), and their rows are made only when asked (see
  * reach_row()). */
 static uint16_t alone[POTENTIALS];   /* a sink's or source's potential */
 static uint8_t row_made[POTENTIALS];
