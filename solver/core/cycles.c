@@ -38,6 +38,9 @@ static const mask_t *g_cands;
 static const uint16_t (*g_places)[9];  /* the board's positions: unit, digit -> cells (bits) */
 static const bb_t *g_digits;           /* the board's cells allowing each digit */
 static const Links *g_links;
+/* the candidates of the components last made (see components()): they hold while graphs[2]
+ * keeps them */
+static mask_t reach_cands[81];
 
 static void new_graph(int k, const mask_t *cands, const uint16_t (*places)[9], const bb_t *digits) {
     g = &graphs[k];
@@ -51,6 +54,7 @@ static void new_graph(int k, const mask_t *cands, const uint16_t (*places)[9], c
         gone |= g->cands[c] & ~cands[c];
     }
     if (!gained && !gone) return;  /* the same candidates: every list holds */
+    if (k == 2) reach_cands[0] = (mask_t)~0u;  /* no cell's candidates */
     int lost = 0;
     for (int c = 0; !gained && c < 81; c++) lost += pop(g->cands[c] & ~cands[c]);
     if (gained || lost > 40) {  /* a new puzzle, or many changes: all afresh */
@@ -138,6 +142,39 @@ static int stride;
 static inline uint64_t *reach_of(int c) { return reach + (size_t)c * (size_t)stride; }
 static int n_words;
 static uint8_t reaches_out[POTENTIALS];  /* whether a component reaches one but itself */
+/* A candidate without a strong link: its "off" implies nothing (a sink), and nothing implies
+ * its "on" (a source). Each is a component alone, numbered without Tarjan's: the sinks first,
+ * the sources last (nothing reaches them), and their rows are made only when asked (see
+ * reach_row()). */
+static uint16_t alone[POTENTIALS];   /* a sink's or source's potential */
+static uint8_t row_made[POTENTIALS];
+
+/* Component c's row, reaching c alone. */
+static uint64_t *new_row(int c) {
+    uint64_t *to = reach_of(c);
+    memset(to, 0, (size_t)stride * sizeof *to);
+    to[c >> 6] |= 1ull << (c & 63);
+    return to;
+}
+
+/* Add to row `to` what the m potentials `next` reach (their rows made): whether they are of
+ * other components. */
+static inline int add_reach(uint64_t *to, const uint16_t *next, int m) {
+    int out = 0;
+    for (int j = 0; j < m; j++) {
+        /* reached already (it is of this component, or of one reached): so is all it reaches */
+        int c = comp_of[next[j]];
+        if (to[c >> 6] >> (c & 63) & 1) continue;
+        out = 1;
+        if (!reaches_out[c]) {  /* it reaches itself alone (an "off" implying nothing, mostly) */
+            to[c >> 6] |= 1ull << (c & 63);
+            continue;
+        }
+        const uint64_t *from = reach_of(c);
+        for (int w = 0; w <= c >> 6; w++) to[w] |= from[w];
+    }
+    return out;
+}
 
 static void close_component(int root, int *sp, int n_comp) {
     int first = *sp;
@@ -163,34 +200,21 @@ static void close_component(int root, int *sp, int n_comp) {
         }
     }
     *sp = first;
+    row_made[n_comp] = 1;
     int last = first + comp_size[n_comp];
-    uint64_t *to = reach_of(n_comp);
-    memset(to, 0, (size_t)stride * sizeof *to);
-    to[n_comp >> 6] |= 1ull << (n_comp & 63);
+    uint64_t *to = new_row(n_comp);
     int out = 0;
     for (int k = first; k < last; k++) {
         const uint16_t *next;
-        int m = implied(t_stack[k], &next);
-        for (int j = 0; j < m; j++) {
-            /* reached already (it is of this component, or of one reached): so is all it
-             * reaches */
-            int c = comp_of[next[j]];
-            if (to[c >> 6] >> (c & 63) & 1) continue;
-            out = 1;
-            if (!reaches_out[c]) {  /* it reaches itself alone (an "off" implying nothing, mostly) */
-                to[c >> 6] |= 1ull << (c & 63);
-                continue;
-            }
-            const uint64_t *from = reach_of(c);
-            for (int w = 0; w <= c >> 6; w++) to[w] |= from[w];
-        }
+        out |= add_reach(to, next, implied(t_stack[k], &next));
     }
     reaches_out[n_comp] = (uint8_t)out;
 }
 
-/* The components of the current graph reached from `roots`, with their reach: how many. */
-static int tarjan(const uint16_t *roots, int n_roots) {
-    int counter = 0, sp = 0, n_comp = 0;  /* t_index: 0 for all, as left by the last call */
+/* The components of the current graph reached from `roots`, with their reach, numbered from
+ * n_closed (those closed already): how many. */
+static int tarjan(const uint16_t *roots, int n_roots, int n_closed) {
+    int counter = 0, sp = 0, n_comp = n_closed;  /* t_index: 0 for all, as left by the last call */
     for (int i = 0; i < n_roots; i++) {
         int v = roots[i];
         if (t_index[v]) continue;
@@ -224,25 +248,72 @@ static int tarjan(const uint16_t *roots, int n_roots) {
         }
     }
     for (int i = 0; i < n_roots; i++) t_index[roots[i]] = 0;  /* all it visited are roots */
-    return n_comp;
+    return n_comp - n_closed;
 }
 
-static mask_t reach_cands[81];  /* the candidates of the components last made */
-
-/* The components of the graph of both links, every potential present, and their reach. */
+/* The components of the graph of both links, every potential present, and their reach (the
+ * rows of sinks and sources made when asked). */
 static void components(const mask_t *cands) {
-    static uint16_t present[POTENTIALS];  /* the potentials of the candidates, ascending */
-    int n_present = 0;
+    static uint16_t strong[POTENTIALS], sources[POTENTIALS];  /* ascending */
+    int n_strong = 0, n_sources = 0, n_comp = 0;
     memcpy(reach_cands, cands, sizeof reach_cands);
     for (int cell = 0; cell < 81; cell++) {
         for (unsigned m = cands[cell]; m; m &= m - 1) {
             int v = (cell * 9 + low_bit_index(m)) * 2;
-            present[n_present++] = (uint16_t)v;
-            present[n_present++] = (uint16_t)(v + 1);
+            const uint16_t *next;
+            if (implied(v, &next)) {
+                strong[n_strong++] = (uint16_t)v;
+                strong[n_strong++] = (uint16_t)(v + 1);
+                continue;
+            }
+            implied(v + 1, &next);  /* known to reach_row() */
+            comp_of[v] = n_comp;
+            comp_size[n_comp] = 1;
+            comp_removes[n_comp] = 0;
+            alone[n_comp] = (uint16_t)v;
+            row_made[n_comp] = 0;
+            reaches_out[n_comp++] = 0;
+            t_index[v] = 1;  /* to tarjan(): visited, closed */
+            sources[n_sources++] = (uint16_t)(v + 1);
         }
     }
-    stride = (n_present + 63) / 64;  /* at most one component a potential */
-    n_words = (tarjan(present, n_present) + 63) / 64;
+    stride = (n_strong + 2 * n_sources + 63) / 64;  /* at most one component a potential */
+    n_comp += tarjan(strong, n_strong, n_comp);
+    for (int i = 0; i < n_sources; i++) {
+        int v = sources[i];
+        t_index[v - 1] = 0;
+        comp_of[v] = n_comp;
+        comp_size[n_comp] = 1;
+        comp_removes[n_comp] = 0;
+        alone[n_comp] = (uint16_t)v;
+        row_made[n_comp++] = 0;
+    }
+    n_words = (n_comp + 63) / 64;
+}
+
+/* Whether component a, its row made, reaches component b. */
+static inline int reaches(int a, int b) { return (int)(reach_of(a)[b >> 6] >> (b & 63) & 1); }
+
+/* Component c's row, made now for a sink or a source: from the rows of what it implies, all
+ * made. The implications are the graph of both links' (graphs[2]), known since components()
+ * (the current graph may be another search's by now). */
+static const uint64_t *reach_row(int c) {
+    if (row_made[c]) return reach_of(c);
+    row_made[c] = 1;
+    uint64_t *to = new_row(c);
+    add_reach(to, graphs[2].list[alone[c]], graphs[2].n[alone[c]]);
+    return to;
+}
+
+/* Whether component a, a sink or a source whose row is not made, reaches component b: through
+ * what it implies. */
+static int through(int a, int b) {
+    const uint16_t *next = graphs[2].list[alone[a]];
+    for (int j = 0, m = graphs[2].n[alone[a]]; j < m; j++) {
+        int r = comp_of[next[j]];
+        if (r == b || (reaches_out[r] && reaches(r, b))) return 1;
+    }
+    return 0;
 }
 
 /* Whether a cycle from `start` could pass through `p`. */
@@ -268,7 +339,7 @@ int static_reach(const mask_t *cands, int p, const uint64_t **words, int *absurd
         new_graph(2, cands, (const uint16_t(*)[9])places, digits);
         components(cands);
     }
-    *words = reach_of(comp_of[p]);
+    *words = reach_row(comp_of[p]);
     *absurd = (int)((*words)[comp_of[p ^ 1] >> 6] >> (comp_of[p ^ 1] & 63) & 1);
     return n_words;
 }
@@ -282,9 +353,12 @@ int reaches_meet(const uint64_t *const *reach, int n, int words) {
     return 0;
 }
 
-static int leads_to(int from, int to) {
+static inline int leads_to(int from, int to) {
     if (!pruned) return 1;
-    return (int)(reach_of(comp_of[from])[comp_of[to] >> 6] >> (comp_of[to] & 63) & 1);
+    int a = comp_of[from], b = comp_of[to];
+    if (b >= a) return b == a;  /* a component reaches only those closed before it */
+    if (row_made[a]) return reaches(a, b);
+    return through(a, b);
 }
 
 /* ---- the tree of potentials reached from an assumption (Tree) ---- */
