@@ -98,6 +98,8 @@ typedef struct {
     Reached reached[729 + 1];
     uint32_t reached_stamp[729];
     int words;
+    bb_t calm[2][9];                 /* Nishio: the places of each digit whose "off" [0] / "on"
+                                      * [1] a run not absurd reached (closures.c): not absurd */
     Eliminations eliminations;       /* what the rules inside a run give */
     const mask_t *cands;
     bb_t planes[9];                  /* the cells of `cands` allowing each digit */
@@ -131,6 +133,7 @@ static void begin_position(const mask_t *cands) {
         S->position = 1;
     }
     S->n_nodes = S->n_parents = 0;
+    memset(S->calm, 0, sizeof S->calm);
     S->cands = cands;
     board_views(cands, S->places, S->planes);
 }
@@ -712,7 +715,17 @@ static void search(const mask_t *cands, Rule rule) {
  * charges them, where it makes them. (Dynamic runs are mostly all needed: made at once.) */
 static void reach(const mask_t *cands, int p, Rule rule, Reached *o) {
     if (rule.nishio) {
-        o->absurd = nishio_absurd(S->planes[(p >> 1) % 9], p);
+        int d = (p >> 1) % 9;
+        bb_t *calm = &S->calm[p & 1][d], reached[2];
+        if (bb_has(*calm, (p >> 1) / 9)) {
+            o->absurd = 0;
+            return;
+        }
+        o->absurd = nishio_absurd(S->planes[d], p, reached);
+        if (!o->absurd) {
+            S->calm[0][d] |= reached[0];
+            S->calm[1][d] |= reached[1];
+        }
         return;
     }
     S->words = static_reach(cands, p, &o->reach, &o->absurd);
