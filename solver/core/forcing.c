@@ -98,8 +98,10 @@ typedef struct {
     Reached reached[729 + 1];
     uint32_t reached_stamp[729];
     int words;
-    bb_t calm[2][9];                 /* Nishio: the places of each digit whose "off" [0] / "on"
-                                      * [1] a run not absurd reached (closures.c): not absurd */
+    /* Nishio: a run keeps to its digit's places, so what is known of its runs holds while they
+     * are the same (from position to position): the places whose "off" [0] / "on" [1] a run not
+     * absurd reached (closures.c), so not absurd, and those whose run is absurd. */
+    bb_t nishio_places[9], calm[2][9], absurd[2][9];
     Eliminations eliminations;       /* what the rules inside a run give */
     const mask_t *cands;
     bb_t planes[9];                  /* the cells of `cands` allowing each digit */
@@ -133,9 +135,13 @@ static void begin_position(const mask_t *cands) {
         S->position = 1;
     }
     S->n_nodes = S->n_parents = 0;
-    memset(S->calm, 0, sizeof S->calm);
     S->cands = cands;
     board_views(cands, S->places, S->planes);
+    for (int d = 0; d < 9; d++) {
+        if (S->nishio_places[d] == S->planes[d]) continue;
+        S->nishio_places[d] = S->planes[d];
+        S->calm[0][d] = S->calm[1][d] = S->absurd[0][d] = S->absurd[1][d] = 0;
+    }
 }
 
 static inline int in_run(const Run *r, int key) { return (int)(r->has[key >> 6] >> (key & 63) & 1); }
@@ -715,14 +721,16 @@ static void search(const mask_t *cands, Rule rule) {
  * charges them, where it makes them. (Dynamic runs are mostly all needed: made at once.) */
 static void reach(const mask_t *cands, int p, Rule rule, Reached *o) {
     if (rule.nishio) {
-        int d = (p >> 1) % 9;
-        bb_t *calm = &S->calm[p & 1][d], reached[2];
-        if (bb_has(*calm, (p >> 1) / 9)) {
-            o->absurd = 0;
+        int d = (p >> 1) % 9, cell = (p >> 1) / 9;
+        bb_t reached[2];
+        if (bb_has(S->calm[p & 1][d], cell) || bb_has(S->absurd[p & 1][d], cell)) {
+            o->absurd = bb_has(S->absurd[p & 1][d], cell);
             return;
         }
         o->absurd = nishio_absurd(S->planes[d], p, reached);
-        if (!o->absurd) {
+        if (o->absurd) {
+            S->absurd[p & 1][d] |= bb_cell(cell);
+        } else {
             S->calm[0][d] |= reached[0];
             S->calm[1][d] |= reached[1];
         }
