@@ -265,24 +265,32 @@ static inline void reserve(uint32_t nodes, uint32_t parents) {
         abort();
 }
 
-/* A run's queues while it is made: the index of each "off" [0] and "on" [1] node, in the order
- * found, and the cells of each digit whose "off" / "on" is a node (`has` on bitboards). */
+/* A run's queues while it is made: each "off" [0] and "on" [1] node, in the order found (its
+ * potential, and its depth beside it), and the cells of each digit whose "off" / "on" is a node
+ * (`has` on bitboards). */
 typedef struct {
-    uint16_t at[2][POTENTIALS / 2];
+    uint16_t at[2][POTENTIALS / 2], depth[2][POTENTIALS / 2];
     int head[2], tail[2];
     bb_t in[2][9];
 } Queues;
 
-static inline void enqueue(Queues *Q, int key, int index) {
+/* Queue the potential `key`, a node of that depth, leaving its bit in `in` to the caller (the
+ * peers' "off"s set theirs at once). */
+static inline void enqueue_only(Queues *Q, int key, int depth) {
     int on = key & 1;
-    Q->at[on][Q->tail[on]++] = (uint16_t)index;
-    Q->in[on][(key >> 1) % 9] |= bb_cell((key >> 1) / 9);
+    Q->depth[on][Q->tail[on]] = (uint16_t)depth;
+    Q->at[on][Q->tail[on]++] = (uint16_t)key;
+}
+
+/* Queue the potential `key` of `cell` and digit d (known to the caller: no division). */
+static inline void enqueue(Queues *Q, int key, int cell, int d, int depth) {
+    enqueue_only(Q, key, depth);
+    Q->in[key & 1][d] |= bb_cell(cell);
 }
 
 /* add_node for a potential whose `n` parents were just written at the parent arena's end, with
- * room for both reserved. */
-static inline void push_node(Run *r, Queues *Q, int key, int n, int cause, int depth) {
-    enqueue(Q, key, r->n);
+ * room for both reserved, not queued. */
+static inline void push_node(Run *r, int key, int n, int cause, int depth) {
     Node *node = &S->nodes[S->n_nodes++];
     node->key = (uint16_t)key;
     node->n_parents = (uint16_t)n;
@@ -297,7 +305,7 @@ static inline void push_node(Run *r, Queues *Q, int key, int n, int cause, int d
 
 /* The "off" q that the "on" p (a node of depth - 1) turns off: a contradiction when q's "on" is
  * in r (r stops: 1), else a node unless it is one already. */
-static inline int turn_off(Run *r, Queues *Q, int q, int p, int depth) {
+static inline int turn_off(Run *r, Queues *Q, int q, int cell, int d, int p, int depth) {
     if (in_run(r, q | 1)) {
         uint16_t from = (uint16_t)p;
         stop(r, q | 1, &from, 1, 1, NO_CAUSE);
@@ -305,7 +313,8 @@ static inline int turn_off(Run *r, Queues *Q, int q, int p, int depth) {
     }
     if (!in_run(r, q)) {
         S->parents[S->n_parents] = (uint16_t)p;
-        push_node(r, Q, q, 1, NO_CAUSE, depth);
+        enqueue(Q, q, cell, d, depth);
+        push_node(r, q, 1, NO_CAUSE, depth);
     }
     return 0;
 }
@@ -313,7 +322,7 @@ static inline int turn_off(Run *r, Queues *Q, int q, int p, int depth) {
 /* The "on" q, not in r, that an "off" turns on, its `n` parents just written at the parent
  * arena's end: a contradiction when q's "off" is in r (r stops, those parents its own: 1), else
  * a node. */
-static inline int turn_on(Run *r, Queues *Q, int q, int n, int cause) {
+static inline int turn_on(Run *r, Queues *Q, int q, int cell, int d, int n, int cause) {
     if (in_run(r, q ^ 1)) {
         stop(r, q, NULL, 0, 0, cause);
         r->absurd_parents[0] = S->n_parents;
@@ -321,7 +330,9 @@ static inline int turn_on(Run *r, Queues *Q, int q, int n, int cause) {
         S->n_parents += (uint32_t)n;
         return 1;
     }
-    push_node(r, Q, q, n, cause, depth_over(r, S->parents + S->n_parents, n));
+    int depth = depth_over(r, S->parents + S->n_parents, n);
+    enqueue(Q, q, cell, d, depth);
+    push_node(r, q, n, cause, depth);
     return 0;
 }
 
@@ -346,26 +357,30 @@ static void implications(Run *r, const mask_t *cands, int start, Rule rule, int 
     Queues Q;
     Q.head[0] = Q.head[1] = Q.tail[0] = Q.tail[1] = 0;
     memset(Q.in, 0, sizeof Q.in);
-    enqueue(&Q, start, 0);
+    enqueue(&Q, start, (start >> 1) / 9, (start >> 1) % 9, 0);
     add_node(r, start, NULL, 0, NO_CAUSE);
     int y = !rule.nishio;
     for (;;) {
         if (Q.head[1] < Q.tail[1]) {
-            const Node *at = &S->nodes[r->first + Q.at[1][Q.head[1]++]];
-            int p = at->key, depth = at->depth + 1, cell = (p >> 1) / 9, d = (p >> 1) % 9;
+            int p = Q.at[1][Q.head[1]], depth = Q.depth[1][Q.head[1]++] + 1, cell = (p >> 1) / 9, d = (p >> 1) % 9;
             reserve(28, 28);
             if (y) {  /* the cell's other candidates */
                 for (unsigned m = board[cell] & ~(1u << d); m; m &= m - 1) {
-                    if (turn_off(r, &Q, (cell * 9 + low_bit_index(m)) * 2, p, depth)) return;
+                    int e = low_bit_index(m);
+                    if (turn_off(r, &Q, (cell * 9 + e) * 2, cell, e, p, depth)) return;
                 }
             }
             for (int k = 0; k < 3; k++) {  /* the digit in the peers: new "offs" up to any
                                             * whose "on" is in the run */
                 bb_t m = T.se_peer_units[cell][k] & plane[d], bad = m & Q.in[1][d];
                 if (bad) m &= (bad & (~bad + 1)) - 1;
-                for (bb_t f = m & ~Q.in[0][d]; f; f &= f - 1) {
+                bb_t fresh = m & ~Q.in[0][d];
+                Q.in[0][d] |= fresh;
+                for (bb_t f = fresh; f; f &= f - 1) {
+                    int q = (bb_first(f) * 9 + d) * 2;
                     S->parents[S->n_parents] = (uint16_t)p;
-                    push_node(r, &Q, (bb_first(f) * 9 + d) * 2, 1, NO_CAUSE, depth);
+                    enqueue_only(&Q, q, depth);
+                    push_node(r, q, 1, NO_CAUSE, depth);
                 }
                 if (bad) {
                     uint16_t from = (uint16_t)p;
@@ -383,8 +398,8 @@ static void implications(Run *r, const mask_t *cands, int start, Rule rule, int 
             for (uint32_t k = 0; k < e->n; k++) {
                 int q = e->key[k];
                 if (in_run(r, q)) continue;
-                enqueue(&Q, q, r->n);
                 Node *node = add_node(r, q, e->parents + e->first[k], e->count[k], NO_CAUSE);
+                enqueue(&Q, q, (q >> 1) / 9, (q >> 1) % 9, node->depth);
                 uint32_t at = (uint32_t)(node - S->nodes);
                 if (at >= S->cap_nested &&
                     !grow_buffer((void **)&S->nested, &S->cap_nested, at + 1, sizeof *S->nested))
@@ -395,18 +410,18 @@ static void implications(Run *r, const mask_t *cands, int start, Rule rule, int 
             if (r->n == before) return;
             continue;
         }
-        int p = S->nodes[r->first + Q.at[0][Q.head[0]++]].key, cell = (p >> 1) / 9, d = (p >> 1) % 9;
+        int p = Q.at[0][Q.head[0]++], cell = (p >> 1) / 9, d = (p >> 1) % 9;
         mask_t bit = (mask_t)(1u << d);
         reserve(4, 4 * MAX_PARENTS);
         if (y && pop(board[cell]) == 2) {  /* the cell's other candidate: p and the cell's removed */
-            int q = (cell * 9 + low_bit_index(board[cell] ^ bit)) * 2 + 1;
+            int e = low_bit_index(board[cell] ^ bit), q = (cell * 9 + e) * 2 + 1;
             if (!in_run(r, q)) {
                 uint16_t *par = S->parents + S->n_parents;
                 int n = 0;
                 par[n++] = (uint16_t)p;
                 for (unsigned gone = cands[cell] & ~board[cell]; gone; gone &= gone - 1)
                     par[n++] = (uint16_t)((cell * 9 + low_bit_index(gone)) * 2);
-                if (turn_on(r, &Q, q, n, cell)) return;
+                if (turn_on(r, &Q, q, cell, e, n, cell)) return;
             }
         }
         for (int k = 0; k < 3; k++) {  /* the other place of a unit: p and the unit's removed */
@@ -422,7 +437,7 @@ static void implications(Run *r, const mask_t *cands, int start, Rule rule, int 
             par[n++] = (uint16_t)p;
             for (unsigned m = S->places[u][d] & ~at; m; m &= m - 1)
                 par[n++] = (uint16_t)((UNITS[u][low_bit_index(m)] * 9 + d) * 2);
-            if (turn_on(r, &Q, q, n, 81 + u)) return;
+            if (turn_on(r, &Q, q, other, d, n, 81 + u)) return;
         }
         if (rule.dynamic) {
             int row = ROW_OF[cell], col = COL_OF[cell];
