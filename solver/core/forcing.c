@@ -351,6 +351,8 @@ static void implications(Run *r, const mask_t *cands, int start, Rule rule, int 
     uint16_t places[27][9];
     memcpy(places, S->places, sizeof places);
     memset(r->has, 0, sizeof r->has);
+    reserve(POTENTIALS, POTENTIALS * MAX_PARENTS);  /* room for the whole run: each potential
+                                                     * once, with its parents or the absurd's */
     r->first = S->n_nodes;
     r->n = 0;
     r->absurd = 0;
@@ -363,15 +365,30 @@ static void implications(Run *r, const mask_t *cands, int start, Rule rule, int 
     for (;;) {
         if (Q.head[1] < Q.tail[1]) {
             int p = Q.at[1][Q.head[1]], depth = Q.depth[1][Q.head[1]++] + 1, cell = (p >> 1) / 9, d = (p >> 1) % 9;
-            reserve(28, 28);
             if (y) {  /* the cell's other candidates */
                 for (unsigned m = board[cell] & ~(1u << d); m; m &= m - 1) {
                     int e = low_bit_index(m);
                     if (turn_off(r, &Q, (cell * 9 + e) * 2, cell, e, p, depth)) return;
                 }
             }
-            for (int k = 0; k < 3; k++) {  /* the digit in the peers: new "offs" up to any
-                                            * whose "on" is in the run */
+            /* The digit in the peers: new "offs", unit by unit; where none has its "on" in the run
+             * (most often), all of them at once. */
+            bb_t peers = PEER_BB[cell] & plane[d], fresh = peers & ~Q.in[0][d];
+            if (!(peers & Q.in[1][d])) {
+                Q.in[0][d] |= fresh;
+                for (int k = 0; fresh && k < 3; k++) {
+                    bb_t f = fresh & T.se_peer_units[cell][k];
+                    fresh &= ~f;
+                    for (; f; f &= f - 1) {
+                        int q = (bb_first(f) * 9 + d) * 2;
+                        S->parents[S->n_parents] = (uint16_t)p;
+                        enqueue_only(&Q, q, depth);
+                        push_node(r, q, 1, NO_CAUSE, depth);
+                    }
+                }
+                continue;
+            }
+            for (int k = 0; k < 3; k++) {  /* else up to the first whose "on" is in the run */
                 bb_t m = T.se_peer_units[cell][k] & plane[d], bad = m & Q.in[1][d];
                 if (bad) m &= (bad & (~bad + 1)) - 1;
                 bb_t fresh = m & ~Q.in[0][d];
@@ -408,11 +425,11 @@ static void implications(Run *r, const mask_t *cands, int start, Rule rule, int 
                 S->nested[at] = (Nested){e->chain[k], (uint16_t)e->chain_complexity[k]};
             }
             if (r->n == before) return;
+            reserve(POTENTIALS, POTENTIALS * MAX_PARENTS);  /* theirs may have taken it */
             continue;
         }
         int p = Q.at[0][Q.head[0]++], cell = (p >> 1) / 9, d = (p >> 1) % 9;
         mask_t bit = (mask_t)(1u << d);
-        reserve(4, 4 * MAX_PARENTS);
         if (y && pop(board[cell]) == 2) {  /* the cell's other candidate: p and the cell's removed */
             int e = low_bit_index(board[cell] ^ bit), q = (cell * 9 + e) * 2 + 1;
             if (!in_run(r, q)) {
