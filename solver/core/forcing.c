@@ -288,33 +288,29 @@ static inline void enqueue(Queues *Q, int key, int cell, int d, int depth) {
     Q->in[key & 1][d] |= bb_cell(cell);
 }
 
-/* add_node for a potential whose `n` parents were just written at the parent arena's end, with
- * room for both reserved, not queued. */
-static inline void push_node(Run *r, int key, int n, int cause, int depth) {
-    Node *node = &S->nodes[S->n_nodes++];
-    node->key = (uint16_t)key;
-    node->n_parents = (uint16_t)n;
-    node->parents = S->n_parents;
-    node->nested = 0;
-    node->cause = (uint8_t)cause;
-    node->depth = (uint16_t)depth;
-    S->n_parents += (uint32_t)n;
+/* add_node for a potential whose `n` parents are in the parent arena at `at`, with room
+ * reserved, not queued. */
+static inline void push_node(Run *r, int key, uint32_t at, int n, int cause, int depth) {
+    uint32_t k = S->n_nodes;
+    int index = r->n;
+    S->nodes[k] = (Node){(uint16_t)key, (uint16_t)n, at, (uint16_t)depth, (uint8_t)cause, 0};
+    S->n_nodes = k + 1;
     r->has[key >> 6] |= 1ull << (key & 63);
-    r->node_of[key] = (uint16_t)r->n++;
+    r->node_of[key] = (uint16_t)index;
+    r->n = index + 1;
 }
 
-/* The "off" q that the "on" p (a node of depth - 1) turns off: a contradiction when q's "on" is
- * in r (r stops: 1), else a node unless it is one already. */
-static inline int turn_off(Run *r, Queues *Q, int q, int cell, int d, int p, int depth) {
+/* The "off" q that the "on" p (a node of depth - 1, in the parent arena at `from`) turns off: a
+ * contradiction when q's "on" is in r (r stops: 1), else a node unless it is one already. */
+static inline int turn_off(Run *r, Queues *Q, int q, int cell, int d, int p, uint32_t from, int depth) {
     if (in_run(r, q | 1)) {
         uint16_t from = (uint16_t)p;
         stop(r, q | 1, &from, 1, 1, NO_CAUSE);
         return 1;
     }
     if (!in_run(r, q)) {
-        S->parents[S->n_parents] = (uint16_t)p;
         enqueue(Q, q, cell, d, depth);
-        push_node(r, q, 1, NO_CAUSE, depth);
+        push_node(r, q, from, 1, NO_CAUSE, depth);
     }
     return 0;
 }
@@ -332,7 +328,8 @@ static inline int turn_on(Run *r, Queues *Q, int q, int cell, int d, int n, int 
     }
     int depth = depth_over(r, S->parents + S->n_parents, n);
     enqueue(Q, q, cell, d, depth);
-    push_node(r, q, n, cause, depth);
+    push_node(r, q, S->n_parents, n, cause, depth);
+    S->n_parents += (uint32_t)n;
     return 0;
 }
 
@@ -351,8 +348,9 @@ static void implications(Run *r, const mask_t *cands, int start, Rule rule, int 
     uint16_t places[27][9];
     memcpy(places, S->places, sizeof places);
     memset(r->has, 0, sizeof r->has);
-    reserve(POTENTIALS, POTENTIALS * MAX_PARENTS);  /* room for the whole run: each potential
-                                                     * once, with its parents or the absurd's */
+    /* Room for the whole run: each potential once, an "on" with its parents and one shared by
+     * the "off"s it turns off (729 "on"s at most). */
+    reserve(POTENTIALS, POTENTIALS * MAX_PARENTS);
     r->first = S->n_nodes;
     r->n = 0;
     r->absurd = 0;
@@ -365,10 +363,12 @@ static void implications(Run *r, const mask_t *cands, int start, Rule rule, int 
     for (;;) {
         if (Q.head[1] < Q.tail[1]) {
             int p = Q.at[1][Q.head[1]], depth = Q.depth[1][Q.head[1]++] + 1, cell = (p >> 1) / 9, d = (p >> 1) % 9;
+            uint32_t from = S->n_parents;  /* p: the one parent of each "off" it turns off */
+            S->parents[S->n_parents++] = (uint16_t)p;
             if (y) {  /* the cell's other candidates */
                 for (unsigned m = board[cell] & ~(1u << d); m; m &= m - 1) {
                     int e = low_bit_index(m);
-                    if (turn_off(r, &Q, (cell * 9 + e) * 2, cell, e, p, depth)) return;
+                    if (turn_off(r, &Q, (cell * 9 + e) * 2, cell, e, p, from, depth)) return;
                 }
             }
             /* The digit in the peers: new "offs", unit by unit; where none has its "on" in the run
@@ -381,9 +381,8 @@ static void implications(Run *r, const mask_t *cands, int start, Rule rule, int 
                     fresh &= ~f;
                     for (; f; f &= f - 1) {
                         int q = (bb_first(f) * 9 + d) * 2;
-                        S->parents[S->n_parents] = (uint16_t)p;
                         enqueue_only(&Q, q, depth);
-                        push_node(r, q, 1, NO_CAUSE, depth);
+                        push_node(r, q, from, 1, NO_CAUSE, depth);
                     }
                 }
                 continue;
@@ -395,9 +394,8 @@ static void implications(Run *r, const mask_t *cands, int start, Rule rule, int 
                 Q.in[0][d] |= fresh;
                 for (bb_t f = fresh; f; f &= f - 1) {
                     int q = (bb_first(f) * 9 + d) * 2;
-                    S->parents[S->n_parents] = (uint16_t)p;
                     enqueue_only(&Q, q, depth);
-                    push_node(r, q, 1, NO_CAUSE, depth);
+                    push_node(r, q, from, 1, NO_CAUSE, depth);
                 }
                 if (bad) {
                     uint16_t from = (uint16_t)p;
