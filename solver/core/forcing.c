@@ -266,26 +266,20 @@ static inline void reserve(uint32_t nodes, uint32_t parents) {
 }
 
 /* A run's queues while it is made: each "off" [0] and "on" [1] node, in the order found (its
- * potential, and its depth beside it), and the cells of each digit whose "off" / "on" is a node
- * (`has` on bitboards). */
+ * potential, and an "on"'s depth beside it: an "off"'s is not read), and the cells of each digit
+ * whose "off" / "on" is a node (`has` on bitboards). */
 typedef struct {
     uint16_t at[2][POTENTIALS / 2], depth[2][POTENTIALS / 2];
     int head[2], tail[2];
     bb_t in[2][9];
 } Queues;
 
-/* Queue the potential `key`, a node of that depth, leaving its bit in `in` to the caller (the
- * peers' "off"s set theirs at once). */
-static inline void enqueue_only(Queues *Q, int key, int depth) {
+/* Queue the potential `key` of `cell` and digit d (known to the caller: no division). */
+static inline void enqueue(Queues *Q, int key, int cell, int d, int depth) {
     int on = key & 1;
     Q->depth[on][Q->tail[on]] = (uint16_t)depth;
     Q->at[on][Q->tail[on]++] = (uint16_t)key;
-}
-
-/* Queue the potential `key` of `cell` and digit d (known to the caller: no division). */
-static inline void enqueue(Queues *Q, int key, int cell, int d, int depth) {
-    enqueue_only(Q, key, depth);
-    Q->in[key & 1][d] |= bb_cell(cell);
+    Q->in[on][d] |= bb_cell(cell);
 }
 
 /* add_node for a potential whose `n` parents are in the parent arena at `at`, with room
@@ -298,6 +292,14 @@ static inline void push_node(Run *r, int key, uint32_t at, int n, int cause, int
     r->has[key >> 6] |= 1ull << (key & 63);
     r->node_of[key] = (uint16_t)index;
     r->n = index + 1;
+}
+
+/* A node and its queue's place for the "off" of `cell` and digit d that an "on" (in the parent
+ * arena at `from`) turns off in its peers, its bit in `in` set by the caller (all at once). */
+static inline void push_off(Run *r, Queues *Q, int cell, int d, uint32_t from, int depth) {
+    int q = (cell * 9 + d) * 2;
+    Q->at[0][Q->tail[0]++] = (uint16_t)q;
+    push_node(r, q, from, 1, NO_CAUSE, depth);
 }
 
 /* The "off" q that the "on" p (a node of depth - 1, in the parent arena at `from`) turns off: a
@@ -379,11 +381,10 @@ static void implications(Run *r, const mask_t *cands, int start, Rule rule, int 
                 for (int k = 0; fresh && k < 3; k++) {
                     bb_t f = fresh & T.se_peer_units[cell][k];
                     fresh &= ~f;
-                    for (; f; f &= f - 1) {
-                        int q = (bb_first(f) * 9 + d) * 2;
-                        enqueue_only(&Q, q, depth);
-                        push_node(r, q, from, 1, NO_CAUSE, depth);
-                    }
+                    for (uint64_t b = (uint64_t)f; b; b &= b - 1)  /* ascending, by halves */
+                        push_off(r, &Q, __builtin_ctzll(b), d, from, depth);
+                    for (uint64_t b = (uint64_t)(f >> 64); b; b &= b - 1)
+                        push_off(r, &Q, 64 + __builtin_ctzll(b), d, from, depth);
                 }
                 continue;
             }
@@ -392,11 +393,7 @@ static void implications(Run *r, const mask_t *cands, int start, Rule rule, int 
                 if (bad) m &= (bad & (~bad + 1)) - 1;
                 bb_t fresh = m & ~Q.in[0][d];
                 Q.in[0][d] |= fresh;
-                for (bb_t f = fresh; f; f &= f - 1) {
-                    int q = (bb_first(f) * 9 + d) * 2;
-                    enqueue_only(&Q, q, depth);
-                    push_node(r, q, from, 1, NO_CAUSE, depth);
-                }
+                for (bb_t f = fresh; f; f &= f - 1) push_off(r, &Q, bb_first(f), d, from, depth);
                 if (bad) {
                     uint16_t from = (uint16_t)p;
                     stop(r, (bb_first(bad) * 9 + d) * 2 + 1, &from, 1, 1, NO_CAUSE);
