@@ -336,17 +336,17 @@ static inline int turn_on(Run *r, Queues *Q, int q, int cell, int d, int n, int 
 }
 
 /* SE's run from the assumption `start` on the board of `cands` (charged a run unless the
- * shortcut charged it already). on_to_off and off_to_on, on the run's board and its planes (the
- * cells allowing each digit): the same potentials, parents and causes, in the same order (the
- * cells of a unit, or of a peer unit of SE's order, ascending), counted on bitboards. A
- * potential met again is skipped before its parents are written (off_to_on gives each once: a
- * repeat finds it in the run, or the run stopped at it). */
+ * shortcut charged it already). on_to_off and off_to_on, on the run's board and places: the same
+ * potentials, parents and causes, in the same order (the cells of a unit, or of a peer unit of
+ * SE's order, ascending), counted on bitboards. A potential met again is skipped before its
+ * parents are written (off_to_on gives each once: a repeat finds it in the run, or the run
+ * stopped at it). An "on" turns off its digit in the peers allowing it on the position: those a
+ * dynamic run removed are its "off"s already, none of them "on" (it would have stopped), so they
+ * give nothing new, as on the run's board. */
 static void implications(Run *r, const mask_t *cands, int start, Rule rule, int charged) {
     if (!charged) work_charge(WORK_RUN);
     mask_t board[81];
-    bb_t plane[9];
     memcpy(board, cands, sizeof board);
-    memcpy(plane, S->planes, sizeof plane);
     uint16_t places[27][9];
     memcpy(places, S->places, sizeof places);
     memset(r->has, 0, sizeof r->has);
@@ -375,7 +375,7 @@ static void implications(Run *r, const mask_t *cands, int start, Rule rule, int 
             }
             /* The digit in the peers: new "offs", unit by unit; where none has its "on" in the run
              * (most often), all of them at once. */
-            bb_t peers = PEER_BB[cell] & plane[d], fresh = peers & ~Q.in[0][d];
+            bb_t peers = PEER_BB[cell] & S->planes[d], fresh = peers & ~Q.in[0][d];
             if (!(peers & Q.in[1][d])) {
                 Q.in[0][d] |= fresh;
                 for (int k = 0; fresh && k < 3; k++) {
@@ -389,7 +389,7 @@ static void implications(Run *r, const mask_t *cands, int start, Rule rule, int 
                 continue;
             }
             for (int k = 0; k < 3; k++) {  /* else up to the first whose "on" is in the run */
-                bb_t m = T.se_peer_units[cell][k] & plane[d], bad = m & Q.in[1][d];
+                bb_t m = T.se_peer_units[cell][k] & S->planes[d], bad = m & Q.in[1][d];
                 if (bad) m &= (bad & (~bad + 1)) - 1;
                 bb_t fresh = m & ~Q.in[0][d];
                 Q.in[0][d] |= fresh;
@@ -454,7 +454,6 @@ static void implications(Run *r, const mask_t *cands, int start, Rule rule, int 
         if (rule.dynamic) {
             int row = ROW_OF[cell], col = COL_OF[cell];
             board[cell] &= (mask_t)~bit;
-            plane[d] &= ~bb_cell(cell);
             places[row][d] &= (uint16_t)~(1u << col);
             places[9 + col][d] &= (uint16_t)~(1u << row);
             places[18 + BOX_OF[cell]][d] &= (uint16_t)~(1u << BOX_PLACE[cell]);
