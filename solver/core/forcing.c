@@ -306,8 +306,8 @@ static inline void push_off(Run *r, Queues *Q, int cell, int d, uint32_t from, i
  * contradiction when q's "on" is in r (r stops: 1), else a node unless it is one already. */
 static inline int turn_off(Run *r, Queues *Q, int q, int cell, int d, int p, uint32_t from, int depth) {
     if (in_run(r, q | 1)) {
-        uint16_t from = (uint16_t)p;
-        stop(r, q | 1, &from, 1, 1, NO_CAUSE);
+        uint16_t parent = (uint16_t)p;
+        stop(r, q | 1, &parent, 1, 1, NO_CAUSE);
         return 1;
     }
     if (!in_run(r, q)) {
@@ -391,12 +391,12 @@ static void implications(Run *r, const mask_t *cands, int start, Rule rule, int 
             for (int k = 0; k < 3; k++) {  /* else up to the first whose "on" is in the run */
                 bb_t m = T.se_peer_units[cell][k] & S->planes[d], bad = m & Q.in[1][d];
                 if (bad) m &= (bad & (~bad + 1)) - 1;
-                bb_t fresh = m & ~Q.in[0][d];
-                Q.in[0][d] |= fresh;
-                for (bb_t f = fresh; f; f &= f - 1) push_off(r, &Q, bb_first(f), d, from, depth);
+                bb_t offs = m & ~Q.in[0][d];
+                Q.in[0][d] |= offs;
+                for (bb_t f = offs; f; f &= f - 1) push_off(r, &Q, bb_first(f), d, from, depth);
                 if (bad) {
-                    uint16_t from = (uint16_t)p;
-                    stop(r, (bb_first(bad) * 9 + d) * 2 + 1, &from, 1, 1, NO_CAUSE);
+                    uint16_t parent = (uint16_t)p;
+                    stop(r, (bb_first(bad) * 9 + d) * 2 + 1, &parent, 1, 1, NO_CAUSE);
                     return;
                 }
             }
