@@ -8,10 +8,13 @@
  * exactly when that fixed point is: a place both "on" and "off", or a unit of two places or
  * more with none left. So the digit's places are followed as bitboards, every "off" of an "on"
  * at once; forcing.c makes node by node only the runs found absurd, whose hints it needs.
- * (Runs that are not dynamic reach their start's reach in cycles.c's graph: static_reach.) */
+ * (Runs that are not dynamic reach their start's reach in cycles.c's graph: static_reach.)
+ *
+ * A run that is not absurd hands on what it reached (`reached`: its "off"s [0] and "on"s [1]):
+ * the run from any of those reaches a part of that fixed point, so it is not absurd either. */
 #include "core.h"
 
-int nishio_absurd(bb_t places, int start) {
+int nishio_absurd(bb_t places, int start, bb_t reached[2]) {
     bb_t left = places, on = 0;
     uint8_t queue[81];
     int head = 0, tail = 0, cell = (start >> 1) / 9;
@@ -39,7 +42,11 @@ int nishio_absurd(bb_t places, int start) {
                 }
             }
         }
-        if (head == tail) return 0;
+        if (head == tail) {
+            reached[0] = places & ~left;
+            reached[1] = on;
+            return 0;
+        }
         int c = queue[head++];
         gone = PEER_BB[c] & left;
         if (gone & on) return 1;  /* an "on" turned off */

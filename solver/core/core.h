@@ -293,8 +293,9 @@ int on_to_off(const mask_t *board, int p, int y, int out[28]);
 int off_to_on(const mask_t *board, const mask_t *source, int p, int y, int out[4],
               uint16_t par[4][MAX_PARENTS], int n_par[4], int why[4]);
 
-/* closures.c: whether SE's Nishio run from `start` is absurd, on the places of its digit */
-int nishio_absurd(bb_t places, int start);
+/* closures.c: whether SE's Nishio run from `start` is absurd, on the places of its digit; if
+ * not, the places it turned off [0] and on [1] */
+int nishio_absurd(bb_t places, int start, bb_t reached[2]);
 /* cycles.c: a run that is not dynamic reaches its start's reach in the graph of both links on
  * `cands`: words over the graph's components (the runs of one position compare), how many, and
  * whether the run is absurd */

@@ -98,6 +98,10 @@ typedef struct {
     Reached reached[729 + 1];
     uint32_t reached_stamp[729];
     int words;
+    /* Nishio: a run keeps to its digit's places, so what is known of its runs holds while they
+     * are the same (from position to position): the places whose "off" [0] / "on" [1] a run not
+     * absurd reached (closures.c), so not absurd, and those whose run is absurd. */
+    bb_t nishio_places[9], calm[2][9], absurd[2][9];
     Eliminations eliminations;       /* what the rules inside a run give */
     const mask_t *cands;
     bb_t planes[9];                  /* the cells of `cands` allowing each digit */
@@ -133,6 +137,11 @@ static void begin_position(const mask_t *cands) {
     S->n_nodes = S->n_parents = 0;
     S->cands = cands;
     board_views(cands, S->places, S->planes);
+    for (int d = 0; d < 9; d++) {
+        if (S->nishio_places[d] == S->planes[d]) continue;
+        S->nishio_places[d] = S->planes[d];
+        S->calm[0][d] = S->calm[1][d] = S->absurd[0][d] = S->absurd[1][d] = 0;
+    }
 }
 
 static inline int in_run(const Run *r, int key) { return (int)(r->has[key >> 6] >> (key & 63) & 1); }
@@ -256,47 +265,54 @@ static inline void reserve(uint32_t nodes, uint32_t parents) {
         abort();
 }
 
-/* A run's queues while it is made: the index of each "off" [0] and "on" [1] node, in the order
- * found, and the cells of each digit whose "off" / "on" is a node (`has` on bitboards). */
+/* A run's queues while it is made: each "off" [0] and "on" [1] node, in the order found (its
+ * potential, and an "on"'s depth beside it: an "off"'s is not read), and the cells of each digit
+ * whose "off" / "on" is a node (`has` on bitboards). */
 typedef struct {
-    uint16_t at[2][POTENTIALS / 2];
+    uint16_t at[2][POTENTIALS / 2], depth[2][POTENTIALS / 2];
     int head[2], tail[2];
     bb_t in[2][9];
 } Queues;
 
-static inline void enqueue(Queues *Q, int key, int index) {
+/* Queue the potential `key` of `cell` and digit d (known to the caller: no division). */
+static inline void enqueue(Queues *Q, int key, int cell, int d, int depth) {
     int on = key & 1;
-    Q->at[on][Q->tail[on]++] = (uint16_t)index;
-    Q->in[on][(key >> 1) % 9] |= bb_cell((key >> 1) / 9);
+    Q->depth[on][Q->tail[on]] = (uint16_t)depth;
+    Q->at[on][Q->tail[on]++] = (uint16_t)key;
+    Q->in[on][d] |= bb_cell(cell);
 }
 
-/* add_node for a potential whose `n` parents were just written at the parent arena's end, with
- * room for both reserved. */
-static inline void push_node(Run *r, Queues *Q, int key, int n, int cause, int depth) {
-    enqueue(Q, key, r->n);
-    Node *node = &S->nodes[S->n_nodes++];
-    node->key = (uint16_t)key;
-    node->n_parents = (uint16_t)n;
-    node->parents = S->n_parents;
-    node->nested = 0;
-    node->cause = (uint8_t)cause;
-    node->depth = (uint16_t)depth;
-    S->n_parents += (uint32_t)n;
+/* add_node for a potential whose `n` parents are in the parent arena at `at`, with room
+ * reserved, not queued. */
+static inline void push_node(Run *r, int key, uint32_t at, int n, int cause, int depth) {
+    uint32_t k = S->n_nodes;
+    int index = r->n;
+    S->nodes[k] = (Node){(uint16_t)key, (uint16_t)n, at, (uint16_t)depth, (uint8_t)cause, 0};
+    S->n_nodes = k + 1;
     r->has[key >> 6] |= 1ull << (key & 63);
-    r->node_of[key] = (uint16_t)r->n++;
+    r->node_of[key] = (uint16_t)index;
+    r->n = index + 1;
 }
 
-/* The "off" q that the "on" p (a node of depth - 1) turns off: a contradiction when q's "on" is
- * in r (r stops: 1), else a node unless it is one already. */
-static inline int turn_off(Run *r, Queues *Q, int q, int p, int depth) {
+/* A node and its queue's place for the "off" of `cell` and digit d that an "on" (in the parent
+ * arena at `from`) turns off in its peers, its bit in `in` set by the caller (all at once). */
+static inline void push_off(Run *r, Queues *Q, int cell, int d, uint32_t from, int depth) {
+    int q = (cell * 9 + d) * 2;
+    Q->at[0][Q->tail[0]++] = (uint16_t)q;
+    push_node(r, q, from, 1, NO_CAUSE, depth);
+}
+
+/* The "off" q that the "on" p (a node of depth - 1, in the parent arena at `from`) turns off: a
+ * contradiction when q's "on" is in r (r stops: 1), else a node unless it is one already. */
+static inline int turn_off(Run *r, Queues *Q, int q, int cell, int d, int p, uint32_t from, int depth) {
     if (in_run(r, q | 1)) {
-        uint16_t from = (uint16_t)p;
-        stop(r, q | 1, &from, 1, 1, NO_CAUSE);
+        uint16_t parent = (uint16_t)p;
+        stop(r, q | 1, &parent, 1, 1, NO_CAUSE);
         return 1;
     }
     if (!in_run(r, q)) {
-        S->parents[S->n_parents] = (uint16_t)p;
-        push_node(r, Q, q, 1, NO_CAUSE, depth);
+        enqueue(Q, q, cell, d, depth);
+        push_node(r, q, from, 1, NO_CAUSE, depth);
     }
     return 0;
 }
@@ -304,7 +320,7 @@ static inline int turn_off(Run *r, Queues *Q, int q, int p, int depth) {
 /* The "on" q, not in r, that an "off" turns on, its `n` parents just written at the parent
  * arena's end: a contradiction when q's "off" is in r (r stops, those parents its own: 1), else
  * a node. */
-static inline int turn_on(Run *r, Queues *Q, int q, int n, int cause) {
+static inline int turn_on(Run *r, Queues *Q, int q, int cell, int d, int n, int cause) {
     if (in_run(r, q ^ 1)) {
         stop(r, q, NULL, 0, 0, cause);
         r->absurd_parents[0] = S->n_parents;
@@ -312,55 +328,75 @@ static inline int turn_on(Run *r, Queues *Q, int q, int n, int cause) {
         S->n_parents += (uint32_t)n;
         return 1;
     }
-    push_node(r, Q, q, n, cause, depth_over(r, S->parents + S->n_parents, n));
+    int depth = depth_over(r, S->parents + S->n_parents, n);
+    enqueue(Q, q, cell, d, depth);
+    push_node(r, q, S->n_parents, n, cause, depth);
+    S->n_parents += (uint32_t)n;
     return 0;
 }
 
 /* SE's run from the assumption `start` on the board of `cands` (charged a run unless the
- * shortcut charged it already). on_to_off and off_to_on, on the run's board and its planes (the
- * cells allowing each digit): the same potentials, parents and causes, in the same order (the
- * cells of a unit, or of a peer unit of SE's order, ascending), counted on bitboards. A
- * potential met again is skipped before its parents are written (off_to_on gives each once: a
- * repeat finds it in the run, or the run stopped at it). */
+ * shortcut charged it already). on_to_off and off_to_on, on the run's board and places: the same
+ * potentials, parents and causes, in the same order (the cells of a unit, or of a peer unit of
+ * SE's order, ascending), counted on bitboards. A potential met again is skipped before its
+ * parents are written (off_to_on gives each once: a repeat finds it in the run, or the run
+ * stopped at it). An "on" turns off its digit in the peers allowing it on the position: those a
+ * dynamic run removed are its "off"s already, none of them "on" (it would have stopped), so they
+ * give nothing new, as on the run's board. */
 static void implications(Run *r, const mask_t *cands, int start, Rule rule, int charged) {
     if (!charged) work_charge(WORK_RUN);
     mask_t board[81];
-    bb_t plane[9];
     memcpy(board, cands, sizeof board);
-    memcpy(plane, S->planes, sizeof plane);
     uint16_t places[27][9];
     memcpy(places, S->places, sizeof places);
     memset(r->has, 0, sizeof r->has);
+    /* Room for the whole run: each potential once, an "on" with its parents and one shared by
+     * the "off"s it turns off (729 "on"s at most). */
+    reserve(POTENTIALS, POTENTIALS * MAX_PARENTS);
     r->first = S->n_nodes;
     r->n = 0;
     r->absurd = 0;
     Queues Q;
     Q.head[0] = Q.head[1] = Q.tail[0] = Q.tail[1] = 0;
     memset(Q.in, 0, sizeof Q.in);
-    enqueue(&Q, start, 0);
+    enqueue(&Q, start, (start >> 1) / 9, (start >> 1) % 9, 0);
     add_node(r, start, NULL, 0, NO_CAUSE);
     int y = !rule.nishio;
     for (;;) {
         if (Q.head[1] < Q.tail[1]) {
-            const Node *at = &S->nodes[r->first + Q.at[1][Q.head[1]++]];
-            int p = at->key, depth = at->depth + 1, cell = (p >> 1) / 9, d = (p >> 1) % 9;
-            reserve(28, 28);
+            int p = Q.at[1][Q.head[1]], depth = Q.depth[1][Q.head[1]++] + 1, cell = (p >> 1) / 9, d = (p >> 1) % 9;
+            uint32_t from = S->n_parents;  /* p: the one parent of each "off" it turns off */
+            S->parents[S->n_parents++] = (uint16_t)p;
             if (y) {  /* the cell's other candidates */
                 for (unsigned m = board[cell] & ~(1u << d); m; m &= m - 1) {
-                    if (turn_off(r, &Q, (cell * 9 + low_bit_index(m)) * 2, p, depth)) return;
+                    int e = low_bit_index(m);
+                    if (turn_off(r, &Q, (cell * 9 + e) * 2, cell, e, p, from, depth)) return;
                 }
             }
-            for (int k = 0; k < 3; k++) {  /* the digit in the peers: new "offs" up to any
-                                            * whose "on" is in the run */
-                bb_t m = T.se_peer_units[cell][k] & plane[d], bad = m & Q.in[1][d];
-                if (bad) m &= (bad & (~bad + 1)) - 1;
-                for (bb_t f = m & ~Q.in[0][d]; f; f &= f - 1) {
-                    S->parents[S->n_parents] = (uint16_t)p;
-                    push_node(r, &Q, (bb_first(f) * 9 + d) * 2, 1, NO_CAUSE, depth);
+            /* The digit in the peers: new "offs", unit by unit; where none has its "on" in the run
+             * (most often), all of them at once. */
+            bb_t peers = PEER_BB[cell] & S->planes[d], fresh = peers & ~Q.in[0][d];
+            if (!(peers & Q.in[1][d])) {
+                Q.in[0][d] |= fresh;
+                for (int k = 0; fresh && k < 3; k++) {
+                    bb_t f = fresh & T.se_peer_units[cell][k];
+                    fresh &= ~f;
+                    for (uint64_t b = (uint64_t)f; b; b &= b - 1)  /* ascending, by halves */
+                        push_off(r, &Q, __builtin_ctzll(b), d, from, depth);
+                    for (uint64_t b = (uint64_t)(f >> 64); b; b &= b - 1)
+                        push_off(r, &Q, 64 + __builtin_ctzll(b), d, from, depth);
                 }
+                continue;
+            }
+            for (int k = 0; k < 3; k++) {  /* else up to the first whose "on" is in the run */
+                bb_t m = T.se_peer_units[cell][k] & S->planes[d], bad = m & Q.in[1][d];
+                if (bad) m &= (bad & (~bad + 1)) - 1;
+                bb_t offs = m & ~Q.in[0][d];
+                Q.in[0][d] |= offs;
+                for (bb_t f = offs; f; f &= f - 1) push_off(r, &Q, bb_first(f), d, from, depth);
                 if (bad) {
-                    uint16_t from = (uint16_t)p;
-                    stop(r, (bb_first(bad) * 9 + d) * 2 + 1, &from, 1, 1, NO_CAUSE);
+                    uint16_t parent = (uint16_t)p;
+                    stop(r, (bb_first(bad) * 9 + d) * 2 + 1, &parent, 1, 1, NO_CAUSE);
                     return;
                 }
             }
@@ -374,8 +410,8 @@ static void implications(Run *r, const mask_t *cands, int start, Rule rule, int 
             for (uint32_t k = 0; k < e->n; k++) {
                 int q = e->key[k];
                 if (in_run(r, q)) continue;
-                enqueue(&Q, q, r->n);
                 Node *node = add_node(r, q, e->parents + e->first[k], e->count[k], NO_CAUSE);
+                enqueue(&Q, q, (q >> 1) / 9, (q >> 1) % 9, node->depth);
                 uint32_t at = (uint32_t)(node - S->nodes);
                 if (at >= S->cap_nested &&
                     !grow_buffer((void **)&S->nested, &S->cap_nested, at + 1, sizeof *S->nested))
@@ -384,20 +420,20 @@ static void implications(Run *r, const mask_t *cands, int start, Rule rule, int 
                 S->nested[at] = (Nested){e->chain[k], (uint16_t)e->chain_complexity[k]};
             }
             if (r->n == before) return;
+            reserve(POTENTIALS, POTENTIALS * MAX_PARENTS);  /* theirs may have taken it */
             continue;
         }
-        int p = S->nodes[r->first + Q.at[0][Q.head[0]++]].key, cell = (p >> 1) / 9, d = (p >> 1) % 9;
+        int p = Q.at[0][Q.head[0]++], cell = (p >> 1) / 9, d = (p >> 1) % 9;
         mask_t bit = (mask_t)(1u << d);
-        reserve(4, 4 * MAX_PARENTS);
         if (y && pop(board[cell]) == 2) {  /* the cell's other candidate: p and the cell's removed */
-            int q = (cell * 9 + low_bit_index(board[cell] ^ bit)) * 2 + 1;
+            int e = low_bit_index(board[cell] ^ bit), q = (cell * 9 + e) * 2 + 1;
             if (!in_run(r, q)) {
                 uint16_t *par = S->parents + S->n_parents;
                 int n = 0;
                 par[n++] = (uint16_t)p;
                 for (unsigned gone = cands[cell] & ~board[cell]; gone; gone &= gone - 1)
                     par[n++] = (uint16_t)((cell * 9 + low_bit_index(gone)) * 2);
-                if (turn_on(r, &Q, q, n, cell)) return;
+                if (turn_on(r, &Q, q, cell, e, n, cell)) return;
             }
         }
         for (int k = 0; k < 3; k++) {  /* the other place of a unit: p and the unit's removed */
@@ -413,12 +449,11 @@ static void implications(Run *r, const mask_t *cands, int start, Rule rule, int 
             par[n++] = (uint16_t)p;
             for (unsigned m = S->places[u][d] & ~at; m; m &= m - 1)
                 par[n++] = (uint16_t)((UNITS[u][low_bit_index(m)] * 9 + d) * 2);
-            if (turn_on(r, &Q, q, n, 81 + u)) return;
+            if (turn_on(r, &Q, q, other, d, n, 81 + u)) return;
         }
         if (rule.dynamic) {
             int row = ROW_OF[cell], col = COL_OF[cell];
             board[cell] &= (mask_t)~bit;
-            plane[d] &= ~bb_cell(cell);
             places[row][d] &= (uint16_t)~(1u << col);
             places[9 + col][d] &= (uint16_t)~(1u << row);
             places[18 + BOX_OF[cell]][d] &= (uint16_t)~(1u << BOX_PLACE[cell]);
@@ -712,7 +747,19 @@ static void search(const mask_t *cands, Rule rule) {
  * charges them, where it makes them. (Dynamic runs are mostly all needed: made at once.) */
 static void reach(const mask_t *cands, int p, Rule rule, Reached *o) {
     if (rule.nishio) {
-        o->absurd = nishio_absurd(S->planes[(p >> 1) % 9], p);
+        int d = (p >> 1) % 9, cell = (p >> 1) / 9;
+        bb_t reached[2];
+        if (bb_has(S->calm[p & 1][d], cell) || bb_has(S->absurd[p & 1][d], cell)) {
+            o->absurd = bb_has(S->absurd[p & 1][d], cell);
+            return;
+        }
+        o->absurd = nishio_absurd(S->planes[d], p, reached);
+        if (o->absurd) {
+            S->absurd[p & 1][d] |= bb_cell(cell);
+        } else {
+            S->calm[0][d] |= reached[0];
+            S->calm[1][d] |= reached[1];
+        }
         return;
     }
     S->words = static_reach(cands, p, &o->reach, &o->absurd);
