@@ -6,6 +6,8 @@
 
 #include "core.h"
 
+#define MAX_WEIGHED 64 /* the loops a search remembers as weighed (see weighed()) */
+
 typedef struct {
     const mask_t *cands;          /* the snapshot the hints are read from */
     const uint8_t *values;
@@ -30,7 +32,7 @@ typedef struct {
         bb_t cells;
         mask_t pair;
         int first;
-    } weighed[64];
+    } weighed[MAX_WEIGHED];
 } Ctx;
 
 /* The cell's unit of `kind` in SE's order (0 box, 1 row, 2 column). */
@@ -189,7 +191,7 @@ static int weighed(Ctx *c, int first) {
             c->weighed[k].first == first)
             return 1;
     }
-    if (c->n_weighed < 64) {
+    if (c->n_weighed < MAX_WEIGHED) {  /* beyond, a loop is only weighed again */
         c->weighed[c->n_weighed].cells = cells;
         c->weighed[c->n_weighed].pair = c->pair;
         c->weighed[c->n_weighed++].first = first;
