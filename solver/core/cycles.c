@@ -251,6 +251,15 @@ static int tarjan(const uint16_t *roots, int n_roots, int n_closed) {
     return n_comp - n_closed;
 }
 
+/* Number the sink or source v as component c, alone, its row not made. */
+static void alone_component(int v, int c) {
+    comp_of[v] = c;
+    comp_size[c] = 1;
+    comp_removes[c] = 0;
+    alone[c] = (uint16_t)v;
+    row_made[c] = 0;
+}
+
 /* The components of the graph of both links, every potential present, and their reach (the
  * rows of sinks and sources made when asked). */
 static void components(const mask_t *cands) {
@@ -267,12 +276,8 @@ static void components(const mask_t *cands) {
                 continue;
             }
             implied(v + 1, &next);  /* known to reach_row() */
-            comp_of[v] = n_comp;
-            comp_size[n_comp] = 1;
-            comp_removes[n_comp] = 0;
-            alone[n_comp] = (uint16_t)v;
-            row_made[n_comp] = 0;
-            reaches_out[n_comp++] = 0;
+            reaches_out[n_comp] = 0;
+            alone_component(v, n_comp++);
             t_index[v] = 1;  /* to tarjan(): visited, closed */
             sources[n_sources++] = (uint16_t)(v + 1);
         }
@@ -282,11 +287,7 @@ static void components(const mask_t *cands) {
     for (int i = 0; i < n_sources; i++) {
         int v = sources[i];
         t_index[v - 1] = 0;
-        comp_of[v] = n_comp;
-        comp_size[n_comp] = 1;
-        comp_removes[n_comp] = 0;
-        alone[n_comp] = (uint16_t)v;
-        row_made[n_comp++] = 0;
+        alone_component(v, n_comp++);  /* nothing implies it: its reaches_out is never read */
     }
     n_words = (n_comp + 63) / 64;
 }

@@ -265,6 +265,10 @@ static inline void reserve(uint32_t nodes, uint32_t parents) {
         abort();
 }
 
+/* Room for a whole run: each potential once, an "on" with its parents and one shared by the
+ * "off"s it turns off (729 "on"s at most). */
+static inline void reserve_run(void) { reserve(POTENTIALS, POTENTIALS * MAX_PARENTS); }
+
 /* A run's queues while it is made: each "off" [0] and "on" [1] node, in the order found (its
  * potential, and an "on"'s depth beside it: an "off"'s is not read), and the cells of each digit
  * whose "off" / "on" is a node (`has` on bitboards). */
@@ -350,9 +354,7 @@ static void implications(Run *r, const mask_t *cands, int start, Rule rule, int 
     uint16_t places[27][9];
     memcpy(places, S->places, sizeof places);
     memset(r->has, 0, sizeof r->has);
-    /* Room for the whole run: each potential once, an "on" with its parents and one shared by
-     * the "off"s it turns off (729 "on"s at most). */
-    reserve(POTENTIALS, POTENTIALS * MAX_PARENTS);
+    reserve_run();
     r->first = S->n_nodes;
     r->n = 0;
     r->absurd = 0;
@@ -420,7 +422,7 @@ static void implications(Run *r, const mask_t *cands, int start, Rule rule, int 
                 S->nested[at] = (Nested){e->chain[k], (uint16_t)e->chain_complexity[k]};
             }
             if (r->n == before) return;
-            reserve(POTENTIALS, POTENTIALS * MAX_PARENTS);  /* theirs may have taken it */
+            reserve_run();  /* theirs may have taken the room */
             continue;
         }
         int p = Q.at[0][Q.head[0]++], cell = (p >> 1) / 9, d = (p >> 1) % 9;
