@@ -694,31 +694,38 @@ static void regions(const mask_t *cands, int cell, int d, Run *if_on, Rule rule)
     }
 }
 
-/* The run from the "off" of the candidate p known by another, where that "off" turns on at once
- * the cell's other candidate (of two) or the digit's other place in a unit (of two): the run from
- * that "on", one search() makes anyway (its cell has two candidates or more); NULL if none, or if
- * the rule is not dynamic or nests rules.
+/* Whether the run from the "off" of the candidate p (dynamic, nesting no rule) is known without
+ * being made: where that "off" turns on at once the cell's other candidate (of two) or the
+ * digit's other place in a unit (of two), by `twin`, the run from that "on", one search() makes
+ * anyway (its cell has two candidates or more); where it turns on nothing, by itself alone (not
+ * absurd, p's "off" only, which the run from p's "on" never holds: it would stop there), `twin`
+ * NULL.
  *
  * A dynamic run's rules only add (an "on" turns off its cell's other candidates and its digit in
  * the peers, an "off" turns on the last candidate of a cell or place of a unit), so a run reaches
  * their least fixed point in any order, and stops exactly when that fixed point holds a
  * potential and its negation (a cell or unit left with nothing turned its last one on first).
- * The "off" of p turns that "on" on, whose run turns p off: both runs reach the same fixed
+ * The "off" of p turns the twin's "on" on, whose run turns p off: both runs reach the same fixed
  * point, absurd or not alike, and when not absurd they imply the same potentials. */
-static const Run *twin_of_off(const mask_t *cands, int p, Rule rule) {
-    if (!rule.dynamic || rule.nishio || rule.level) return NULL;
+static int off_known(const mask_t *cands, int p, Rule rule, const Run **twin) {
+    *twin = NULL;
+    if (!rule.dynamic || rule.nishio || rule.level) return 0;
     int cell = (p >> 1) / 9, d = (p >> 1) % 9;
-    if (pop(cands[cell]) == 2)
-        return run_from(cands, (cell * 9 + low_bit_index(cands[cell] & ~(1u << d))) * 2 + 1, rule);
+    if (pop(cands[cell]) == 2) {
+        *twin = run_from(cands, (cell * 9 + low_bit_index(cands[cell] & ~(1u << d))) * 2 + 1, rule);
+        return 1;
+    }
     for (int k = 0; k < 3; k++) {
         int u = T.se_units_of[cell][k];
         unsigned at = S->places[u][d];
         if (pop(at) != 2) continue;
         int high = UNITS[u][low_bit_index(at & (at - 1))];  /* UNITS ascend */
         int other = high != cell ? high : UNITS[u][low_bit_index(at)];
-        if (pop(cands[other]) >= 2) return run_from(cands, (other * 9 + d) * 2 + 1, rule);
+        if (pop(cands[other]) < 2) return 0;
+        *twin = run_from(cands, (other * 9 + d) * 2 + 1, rule);
+        return 1;
     }
-    return NULL;
+    return 1;
 }
 
 /* Whether two runs imply a potential in common. */
@@ -729,14 +736,14 @@ static int runs_meet(const Run *a, const Run *b) {
 }
 
 /* Contradictions of the candidate p, on then off, and (`doubles`) what follows from both (the
- * run from "off" charged already when `charged`). A run from "off" known by its twin (above) not
- * to be absurd nor to meet the run from "on" has no hint: it is not made (but charged). */
+ * run from "off" charged already when `charged`). A run from "off" known (above) not to be absurd
+ * nor to meet the run from "on" has no hint: it is not made (but charged). */
 static void binary(const mask_t *cands, int p, Run *if_on, int doubles, Rule rule, int charged) {
     int contradictions = rule.dynamic || rule.nishio;
     if (!contradictions && !doubles) return;
     Leg legs[2];
-    const Run *twin = twin_of_off(cands, p, rule);
-    if (twin && !twin->absurd && !(doubles && runs_meet(if_on, twin))) {
+    const Run *twin;
+    if (off_known(cands, p, rule, &twin) && !(twin && (twin->absurd || (doubles && runs_meet(if_on, twin))))) {
         if (!charged) work_charge(WORK_RUN);
         if (if_on->absurd) {
             absurd_legs(if_on, legs);
