@@ -82,6 +82,14 @@ static int comes_before(int c, int rank, int complexity, int kind) {
     return c < complexity || (c == complexity && rank < kind);
 }
 
+/* What an "off" turns on in a run that is not dynamic, whose board is the position's: the cell's
+ * other candidate (of two), then the other place of each unit (of two) in SE's order, each with
+ * its cause (the cell, or 81 + the unit). */
+typedef struct {
+    uint8_t n, cell[4], digit[4], cause[4];
+    uint16_t on[4];
+} StaticOns;
+
 /* One depth's arenas (grown with realloc, indices only), the runs of its current position, and
  * where its hints go: the best one, or (`every`) all of them. */
 typedef struct {
@@ -97,6 +105,10 @@ typedef struct {
      * position reaches, and the run from an "off" under way; `words`: a static reach's. */
     Reached reached[729 + 1];
     uint32_t reached_stamp[729];
+    /* a run that is not dynamic: what each "off" turns on, the same for all runs of a position
+     * (found once, valid where its stamp is the position) */
+    StaticOns static_ons[729];
+    uint32_t static_stamp[729];
     int words;
     /* Nishio: a run keeps to its digit's places, so what is known of its runs holds while they
      * are the same (from position to position): the places whose "off" [0] / "on" [1] a run not
@@ -132,6 +144,7 @@ static void begin_position(const mask_t *cands) {
     if (++S->position == 0) {
         memset(S->run_stamp, 0, sizeof S->run_stamp);
         memset(S->reached_stamp, 0, sizeof S->reached_stamp);
+        memset(S->static_stamp, 0, sizeof S->static_stamp);
         S->position = 1;
     }
     S->n_nodes = S->n_parents = 0;
@@ -339,6 +352,31 @@ static inline int turn_on(Run *r, Queues *Q, int q, int cell, int d, int n, int 
     return 0;
 }
 
+/* What the "off" p turns on in a run that is not dynamic (found once a position). */
+static const StaticOns *static_ons(int p) {
+    int candidate = p >> 1, cell = candidate / 9, d = candidate % 9;
+    StaticOns *o = &S->static_ons[candidate];
+    if (S->static_stamp[candidate] == S->position) return o;
+    S->static_stamp[candidate] = S->position;
+    o->n = 0;
+    mask_t here = S->cands[cell];
+    if (pop(here) == 2) {
+        int e = low_bit_index(here & ~(1u << d));
+        o->cell[o->n] = (uint8_t)cell, o->digit[o->n] = (uint8_t)e, o->cause[o->n] = (uint8_t)cell;
+        o->on[o->n++] = (uint16_t)((cell * 9 + e) * 2 + 1);
+    }
+    for (int k = 0; k < 3; k++) {
+        int u = T.se_units_of[cell][k];
+        unsigned at = S->places[u][d];
+        if (pop(at) != 2) continue;
+        int high = UNITS[u][low_bit_index(at & (at - 1))];  /* UNITS ascend */
+        int other = high != cell ? high : UNITS[u][low_bit_index(at)];
+        o->cell[o->n] = (uint8_t)other, o->digit[o->n] = (uint8_t)d, o->cause[o->n] = (uint8_t)(81 + u);
+        o->on[o->n++] = (uint16_t)((other * 9 + d) * 2 + 1);
+    }
+    return o;
+}
+
 /* SE's run from the assumption `start` on the board of `cands` (charged a run unless the
  * shortcut charged it already). on_to_off and off_to_on, on the run's board and places: the same
  * potentials, parents and causes, in the same order (the cells of a unit, or of a peer unit of
@@ -363,7 +401,7 @@ static void implications(Run *r, const mask_t *cands, int start, Rule rule, int 
     memset(Q.in, 0, sizeof Q.in);
     enqueue(&Q, start, (start >> 1) / 9, (start >> 1) % 9, 0);
     add_node(r, start, NULL, 0, NO_CAUSE);
-    int y = !rule.nishio;
+    int y = !rule.nishio, fixed = !rule.dynamic && y;  /* fixed: the board is the position's */
     for (;;) {
         if (Q.head[1] < Q.tail[1]) {
             int p = Q.at[1][Q.head[1]], depth = Q.depth[1][Q.head[1]++] + 1, cell = (p >> 1) / 9, d = (p >> 1) % 9;
@@ -425,7 +463,17 @@ static void implications(Run *r, const mask_t *cands, int start, Rule rule, int 
             reserve_run();  /* theirs may have taken the room */
             continue;
         }
-        int p = Q.at[0][Q.head[0]++], cell = (p >> 1) / 9, d = (p >> 1) % 9;
+        int p = Q.at[0][Q.head[0]++];
+        if (fixed) {  /* what the position says, p the one parent of each */
+            const StaticOns *o = static_ons(p);
+            for (int k = 0; k < o->n; k++) {
+                if (in_run(r, o->on[k])) continue;
+                S->parents[S->n_parents] = (uint16_t)p;
+                if (turn_on(r, &Q, o->on[k], o->cell[k], o->digit[k], 1, o->cause[k])) return;
+            }
+            continue;
+        }
+        int cell = (p >> 1) / 9, d = (p >> 1) % 9;
         mask_t bit = (mask_t)(1u << d);
         if (y && pop(board[cell]) == 2) {  /* the cell's other candidate: p and the cell's removed */
             int e = low_bit_index(board[cell] ^ bit), q = (cell * 9 + e) * 2 + 1;
