@@ -384,8 +384,10 @@ static const StaticOns *static_ons(int p) {
  * parents are written (off_to_on gives each once: a repeat finds it in the run, or the run
  * stopped at it). An "on" turns off its digit in the peers allowing it on the position: those a
  * dynamic run removed are its "off"s already, none of them "on" (it would have stopped), so they
- * give nothing new, as on the run's board. */
-static void implications(Run *r, const mask_t *cands, int start, Rule rule, int charged) {
+ * give nothing new, as on the run's board. `dynamic`: the rule's; `y`: not Nishio (an "on" turns
+ * off its cell's other candidates, an "off" turns on a cell's last one). */
+static inline __attribute__((always_inline)) void follow(Run *r, const mask_t *cands, int start, Rule rule,
+                                                         int charged, int dynamic, int y) {
     if (!charged) work_charge(WORK_RUN);
     mask_t board[81];
     memcpy(board, cands, sizeof board);
@@ -401,7 +403,7 @@ static void implications(Run *r, const mask_t *cands, int start, Rule rule, int 
     memset(Q.in, 0, sizeof Q.in);
     enqueue(&Q, start, (start >> 1) / 9, (start >> 1) % 9, 0);
     add_node(r, start, NULL, 0, NO_CAUSE);
-    int y = !rule.nishio, fixed = !rule.dynamic && y;  /* fixed: the board is the position's */
+    int fixed = !dynamic && y;  /* the board is the position's */
     for (;;) {
         if (Q.head[1] < Q.tail[1]) {
             int p = Q.at[1][Q.head[1]], depth = Q.depth[1][Q.head[1]++] + 1, cell = (p >> 1) / 9, d = (p >> 1) % 9;
@@ -501,7 +503,7 @@ static void implications(Run *r, const mask_t *cands, int start, Rule rule, int 
                 par[n++] = (uint16_t)((UNITS[u][low_bit_index(m)] * 9 + d) * 2);
             if (turn_on(r, &Q, q, other, d, n, 81 + u)) return;
         }
-        if (rule.dynamic) {
+        if (dynamic) {
             int row = ROW_OF[cell], col = COL_OF[cell];
             board[cell] &= (mask_t)~bit;
             places[row][d] &= (uint16_t)~(1u << col);
@@ -509,6 +511,14 @@ static void implications(Run *r, const mask_t *cands, int start, Rule rule, int 
             places[18 + BOX_OF[cell]][d] &= (uint16_t)~(1u << BOX_PLACE[cell]);
         }
     }
+}
+
+/* SE's run from `start` (follow, above), with a body of its own for dynamic runs and for runs
+ * that are not (multiple forcing chains): what each never does is not even asked there. */
+static void implications(Run *r, const mask_t *cands, int start, Rule rule, int charged) {
+    if (rule.dynamic && !rule.nishio) follow(r, cands, start, rule, charged, 1, 1);
+    else if (!rule.dynamic && !rule.nishio) follow(r, cands, start, rule, charged, 0, 1);
+    else follow(r, cands, start, rule, charged, rule.dynamic, 0);
 }
 
 /* One of a hint's chains: the run, the potential it leads to, and that one's parents when it
