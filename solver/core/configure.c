@@ -305,6 +305,7 @@ static int se_order(PyObject *tables, int *used) {
             T.se_peer_places[i][k] = 0;
             for (int j = 0; j < 9; j++) {
                 int c = UNITS[T.se_units_of[i][k]][j];
+                if (c == i) T.se_unit_place[i][k] = (uint16_t)(1u << j);
                 if (!bb_has(taken, c)) {
                     T.se_peer_places[i][k] |= (uint16_t)(1u << j);
                     taken |= bb_cell(c);

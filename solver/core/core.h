@@ -134,6 +134,7 @@ typedef struct {
     uint8_t se_direct_locks[2][DIRECT_LOCKS][2]; /* [pointing]: (source, target), SE's order */
     bb_t se_peer_units[81][3];
     uint16_t se_peer_places[81][3];
+    uint16_t se_unit_place[81][3];  /* the cell's own place in each of its units (a bit) */
 } Tables;
 extern Tables T;
 

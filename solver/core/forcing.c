@@ -475,10 +475,12 @@ static inline __attribute__((always_inline)) void follow(Run *r, const mask_t *c
             }
             continue;
         }
-        int cell = (p >> 1) / 9, d = (p >> 1) % 9;
-        mask_t bit = (mask_t)(1u << d);
-        if (y && pop(board[cell]) == 2) {  /* the cell's other candidate: p and the cell's removed */
-            int e = low_bit_index(board[cell] ^ bit), q = (cell * 9 + e) * 2 + 1;
+        /* p is a candidate of its cell and a place of its units on the run's board (a dynamic run
+         * removes it from there once followed): two of them are p and one other */
+        unsigned candidate = (unsigned)p >> 1, rest = board[candidate / 9] & ~(1u << candidate % 9);
+        int cell = (int)(candidate / 9), d = (int)(candidate % 9);
+        if (y && rest && !(rest & (rest - 1))) {  /* the cell's other candidate: p and the cell's removed */
+            int e = low_bit_index(rest), q = (cell * 9 + e) * 2 + 1;
             if (!in_run(r, q)) {
                 uint16_t *par = S->parents + S->n_parents;
                 int n = 0;
@@ -488,12 +490,13 @@ static inline __attribute__((always_inline)) void follow(Run *r, const mask_t *c
                 if (turn_on(r, &Q, q, cell, e, n, cell)) return;
             }
         }
+        if (dynamic) board[cell] = (mask_t)rest;
         for (int k = 0; k < 3; k++) {  /* the other place of a unit: p and the unit's removed */
             int u = T.se_units_of[cell][k];
-            unsigned at = places[u][d];
-            if (pop(at) != 2) continue;
-            int high = UNITS[u][low_bit_index(at & (at - 1))];  /* UNITS ascend */
-            int other = high != cell ? high : UNITS[u][low_bit_index(at)];
+            unsigned at = places[u][d], others = at & ~T.se_unit_place[cell][k];
+            if (dynamic) places[u][d] = (uint16_t)others;
+            if (!others || (others & (others - 1))) continue;
+            int other = UNITS[u][low_bit_index(others)];
             int q = (other * 9 + d) * 2 + 1;
             if (in_run(r, q)) continue;
             uint16_t *par = S->parents + S->n_parents;
@@ -502,13 +505,6 @@ static inline __attribute__((always_inline)) void follow(Run *r, const mask_t *c
             for (unsigned m = S->places[u][d] & ~at; m; m &= m - 1)
                 par[n++] = (uint16_t)((UNITS[u][low_bit_index(m)] * 9 + d) * 2);
             if (turn_on(r, &Q, q, other, d, n, 81 + u)) return;
-        }
-        if (dynamic) {
-            int row = ROW_OF[cell], col = COL_OF[cell];
-            board[cell] &= (mask_t)~bit;
-            places[row][d] &= (uint16_t)~(1u << col);
-            places[9 + col][d] &= (uint16_t)~(1u << row);
-            places[18 + BOX_OF[cell]][d] &= (uint16_t)~(1u << BOX_PLACE[cell]);
         }
     }
 }
