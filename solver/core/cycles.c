@@ -133,6 +133,13 @@ static int pruned;  /* whether they prune the search under way */
 static int t_index[POTENTIALS], t_low[POTENTIALS];
 static uint8_t t_on_stack[POTENTIALS];
 static uint16_t t_stack[POTENTIALS], call_node[POTENTIALS], call_edge[POTENTIALS];
+/* The components closed already that an edge out of a potential on the stack leads to, as
+ * Tarjan's meets them (each such edge is met once: to a potential visited and closed, or to
+ * one visited from it that closed its own component); out_mark[v]: their number when v was
+ * put on the stack. When a component closes, those past its root's mark are its members':
+ * the components it reaches directly, each edge of its members read once (see tarjan()). */
+static uint16_t out_comp[POTENTIALS * MAX_IMPLIED];
+static int out_mark[POTENTIALS];
 /* Over the components, numbered as they close: a component reaches only those closed before it
  * (Tarjan's closes each after all it reaches), so the words of reach_of(c) past c's are 0.
  * The rows lie `stride` words apart, as many as the potentials present need (close together:
@@ -157,26 +164,33 @@ static uint64_t *new_row(int c) {
     return to;
 }
 
+/* Add to row `to` what component c reaches (its row made). */
+static inline void add_component(uint64_t *to, int c) {
+    /* reached already (it is this component, or of one reached): so is all it reaches */
+    if (to[c >> 6] >> (c & 63) & 1) return;
+    if (!reaches_out[c]) {  /* it reaches itself alone (an "off" implying nothing, mostly) */
+        to[c >> 6] |= 1ull << (c & 63);
+        return;
+    }
+    const uint64_t *from = reach_of(c);
+    for (int w = 0; w <= c >> 6; w++) to[w] |= from[w];
+}
+
 /* Add to row `to` what the m potentials `next` reach (their rows made): whether they are of
  * other components. */
 static inline int add_reach(uint64_t *to, const uint16_t *next, int m) {
     int out = 0;
     for (int j = 0; j < m; j++) {
-        /* reached already (it is of this component, or of one reached): so is all it reaches */
         int c = comp_of[next[j]];
-        if (to[c >> 6] >> (c & 63) & 1) continue;
-        out = 1;
-        if (!reaches_out[c]) {  /* it reaches itself alone (an "off" implying nothing, mostly) */
-            to[c >> 6] |= 1ull << (c & 63);
-            continue;
-        }
-        const uint64_t *from = reach_of(c);
-        for (int w = 0; w <= c >> 6; w++) to[w] |= from[w];
+        out |= !(to[c >> 6] >> (c & 63) & 1);
+        add_component(to, c);
     }
     return out;
 }
 
-static void close_component(int root, int *sp, int n_comp) {
+/* Close the component of `root`, its potentials atop the stack and the components they lead to
+ * atop out_comp, as number n_comp: its row from theirs. */
+static void close_component(int root, int *sp, int *n_out, int n_comp) {
     int first = *sp;
     do first--; while (t_stack[first] != root);
     comp_size[n_comp] = *sp - first;
@@ -201,20 +215,19 @@ static void close_component(int root, int *sp, int n_comp) {
     }
     *sp = first;
     row_made[n_comp] = 1;
-    int last = first + comp_size[n_comp];
     uint64_t *to = new_row(n_comp);
-    int out = 0;
-    for (int k = first; k < last; k++) {
-        const uint16_t *next;
-        out |= add_reach(to, next, implied(t_stack[k], &next));
-    }
-    reaches_out[n_comp] = (uint8_t)out;
+    int mark = out_mark[root];
+    for (int k = mark; k < *n_out; k++) add_component(to, out_comp[k]);
+    reaches_out[n_comp] = *n_out > mark;
+    *n_out = mark;
 }
 
 /* The components of the current graph reached from `roots`, with their reach, numbered from
- * n_closed (those closed already): how many. */
+ * n_closed (those closed already): how many. Each edge is read once, here: what a component
+ * reaches directly is gathered as its members' edges are (out_comp), not read again. */
 static int tarjan(const uint16_t *roots, int n_roots, int n_closed) {
-    int counter = 0, sp = 0, n_comp = n_closed;  /* t_index: 0 for all, as left by the last call */
+    /* t_index: 0 for all, as left by the last call */
+    int counter = 0, sp = 0, n_out = 0, n_comp = n_closed;
     for (int i = 0; i < n_roots; i++) {
         int v = roots[i];
         if (t_index[v]) continue;
@@ -224,13 +237,18 @@ static int tarjan(const uint16_t *roots, int n_roots, int n_closed) {
         t_index[v] = t_low[v] = ++counter;
         t_stack[sp++] = (uint16_t)v;
         t_on_stack[v] = 1;
+        out_mark[v] = n_out;
         while (depth >= 0) {
             const uint16_t *next;
             int u = call_node[depth], m = implied(u, &next), e = call_edge[depth], w = -1;
             while (e < m) {  /* u's edges, up to a potential not visited yet */
                 w = next[e++];
                 if (!t_index[w]) break;
-                if (t_on_stack[w] && t_index[w] < t_low[u]) t_low[u] = t_index[w];
+                if (!t_on_stack[w]) {  /* of a component closed: reached */
+                    out_comp[n_out++] = (uint16_t)comp_of[w];
+                } else if (t_index[w] < t_low[u]) {
+                    t_low[u] = t_index[w];
+                }
                 w = -1;
             }
             if (w >= 0) {  /* visit it */
@@ -238,13 +256,19 @@ static int tarjan(const uint16_t *roots, int n_roots, int n_closed) {
                 t_index[w] = t_low[w] = ++counter;
                 t_stack[sp++] = (uint16_t)w;
                 t_on_stack[w] = 1;
+                out_mark[w] = n_out;
                 depth++;
                 call_node[depth] = (uint16_t)w;
                 call_edge[depth] = 0;
                 continue;
             }
-            if (t_low[u] == t_index[u]) close_component(u, &sp, n_comp++);
-            if (--depth >= 0 && t_low[u] < t_low[call_node[depth]]) t_low[call_node[depth]] = t_low[u];
+            if (t_low[u] == t_index[u]) close_component(u, &sp, &n_out, n_comp++);
+            if (--depth < 0) break;
+            if (!t_on_stack[u]) {  /* it closed its component: reached from the one visiting it */
+                out_comp[n_out++] = (uint16_t)comp_of[u];
+            } else if (t_low[u] < t_low[call_node[depth]]) {
+                t_low[call_node[depth]] = t_low[u];
+            }
         }
     }
     for (int i = 0; i < n_roots; i++) t_index[roots[i]] = 0;  /* all it visited are roots */
