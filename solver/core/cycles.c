@@ -155,6 +155,11 @@ static uint8_t reaches_out[POTENTIALS];  /* whether a component reaches one but 
  * reach_row()). */
 static uint16_t alone[POTENTIALS];   /* a sink's or source's potential */
 static uint8_t row_made[POTENTIALS];
+/* Whether a sink or source leads to its negation (see leads_to_negation()): asked of the same
+ * potentials by the searches of X-links and of both links, the answer is kept while the
+ * components it was found in are (absurd_at: their components() call, components_made). */
+static uint32_t components_made, absurd_at[POTENTIALS];
+static uint8_t absurd_is[POTENTIALS];
 
 /* Component c's row, reaching c alone. */
 static uint64_t *new_row(int c) {
@@ -290,6 +295,10 @@ static void components(const mask_t *cands) {
     static uint16_t strong[POTENTIALS], sources[POTENTIALS];  /* ascending */
     int n_strong = 0, n_sources = 0, n_comp = 0;
     memcpy(reach_cands, cands, sizeof reach_cands);
+    if (++components_made == 0) {  /* wrapped: every answer kept is stale */
+        memset(absurd_at, 0, sizeof absurd_at);
+        components_made = 1;
+    }
     for (int cell = 0; cell < 81; cell++) {
         for (unsigned m = cands[cell]; m; m &= m - 1) {
             int v = (cell * 9 + low_bit_index(m)) * 2;
@@ -378,12 +387,17 @@ int reaches_meet(const uint64_t *const *reach, int n, int words) {
     return 0;
 }
 
-static inline int leads_to(int from, int to) {
+/* Whether p leads to its negation: a forcing chain from p may exist. */
+static inline int leads_to_negation(int p) {
     if (!pruned) return 1;
-    int a = comp_of[from], b = comp_of[to];
+    int a = comp_of[p], b = comp_of[p ^ 1];
     if (b >= a) return b == a;  /* a component reaches only those closed before it */
     if (row_made[a]) return reaches(a, b);
-    return through(a, b);
+    if (absurd_at[p] != components_made) {  /* a sink or a source: through what it implies */
+        absurd_at[p] = components_made;
+        absurd_is[p] = (uint8_t)through(a, b);
+    }
+    return absurd_is[p];
 }
 
 /* ---- the tree of potentials reached from an assumption (Tree) ---- */
@@ -607,17 +621,19 @@ static int limit_of(int tenths, int rank, const ChainHint *best, int tie) {
 }
 
 /* The forcing chains of one start (run "on", then "off"), each kept if chosen over the best
- * so far (found before it: strictly). */
+ * so far (found before it: strictly). The bound is asked only of an assumption that may lead
+ * to its negation (most do not), after the best the "on" run may have found: a chain over it
+ * would not be chosen anyway. */
 static void start_forcing(const mask_t *cands, const Links *s, int tenths, int start,
                           ChainHint *best) {
     ChainHint h;
-    int limit = limit_of(tenths, s->rank, best, 0);
-    if (limit < 4) return;
-    int cell = (start >> 1) / 9;
-    mask_t bit = (mask_t)(1u << (start >> 1) % 9);
     for (int assumed = start; assumed >= start - 1; assumed--) {
-        int complexity = leads_to(assumed, assumed ^ 1) ? forcing(assumed, limit) : 0;
+        if (!leads_to_negation(assumed)) continue;
+        int limit = limit_of(tenths, s->rank, best, 0);
+        int complexity = limit < 4 ? 0 : forcing(assumed, limit);
         if (!complexity) continue;
+        int cell = (start >> 1) / 9;
+        mask_t bit = (mask_t)(1u << (start >> 1) % 9);
         h.rung = s->forcing;
         h.bonus = T.length_bonus[complexity - 2];
         h.forcing_start = start;
@@ -642,8 +658,9 @@ static void start_forcing(const mask_t *cands, const Links *s, int tenths, int s
  * limit is chosen over the best (limit_of), so the first cycle found removing something is. */
 static void start_cycles(const Links *s, int tenths, int start, ChainHint *best) {
     ChainHint h;
+    if (!cycle_possible(start)) return;  /* first: it rules out most starts, and is quicker */
     int limit = limit_of(tenths, s->rank, best, best->forcing_start >= start);
-    if (limit < 4 || !cycle_possible(start)) return;
+    if (limit < 4) return;
     const uint16_t *into;
     if (!implied(start ^ 1, &into)) return;  /* nothing implies the start: no cycle closes */
     int length = cycles(start, limit, h.removals);  /* its potentials, start once */
@@ -656,17 +673,31 @@ static void start_cycles(const Links *s, int tenths, int start, ChainHint *best)
     *best = h;
 }
 
-/* Every start of a search, in SE's order (cell, then digit). */
-static int starts_of(const mask_t *cands, const Links *s, int out[729]) {
-    int n = 0;
+/* The starts of the searches, in SE's order (cell, then digit): of a search with bilocation
+ * links, every candidate of a cell of two or more (`all`); of the one without, of a cell of two
+ * (`bivalue`, *n_bivalue). Made once for the three searches: how many of all. */
+static int all_starts(const mask_t *cands, int all[729], int bivalue[729], int *n_bivalue) {
+    int n = 0, nb = 0;
     for (int cell = 0; cell < 81; cell++) {
         int m = pop(cands[cell]);
-        if (m < 2 || (m > 2 && !s->bilocation)) continue;
-        for (int d = 0; d < 9; d++) {
-            if (cands[cell] >> d & 1) out[n++] = (cell * 9 + d) * 2 + 1;
+        if (m < 2) continue;
+        for (unsigned ds = cands[cell]; ds; ds &= ds - 1) {
+            int p = (cell * 9 + low_bit_index(ds)) * 2 + 1;
+            all[n++] = p;
+            if (m == 2) bivalue[nb++] = p;
         }
     }
+    *n_bivalue = nb;
     return n;
+}
+
+/* Every start of a search, in SE's order. */
+static int starts_of(const mask_t *cands, const Links *s, int out[729]) {
+    static int bivalue[729];
+    int n_bivalue, n = all_starts(cands, out, bivalue, &n_bivalue);
+    if (s->bilocation) return n;
+    memcpy(out, bivalue, (size_t)n_bivalue * sizeof *out);
+    return n_bivalue;
 }
 
 /* The chain SE applies (best_hint() in the reference). The reference, like SE, takes each
@@ -679,7 +710,7 @@ static int starts_of(const mask_t *cands, const Links *s, int out[729]) {
  * skipped (`b`: what the board remembers of it; a shortcut of the core). */
 static void best_hint(Board *b, const mask_t *cands, const uint16_t (*places)[9], const bb_t *digits,
                       ChainHint *best) {
-    static int starts[729];
+    static int all[729], bivalue[729], kept[729];
     last.tenths = -1;
     best->rung = NULL;
     best->forcing_start = -1;
@@ -687,19 +718,21 @@ static void best_hint(Board *b, const mask_t *cands, const uint16_t (*places)[9]
     for (int d = 0; d < 9; d++) {
         if ((b->x_quiet >> d & 1) && b->x_quiet_places[d] == digits[d]) quiet |= 1u << d;
     }
+    int n_bivalue, n_all = all_starts(cands, all, bivalue, &n_bivalue);
     for (int k = 0; k < 3; k++) {
         const Links *s = &SEARCHES[k];
         int cycle_tenths = rung_tenths(s->cycle), forcing_tenths = s->forcing ? rung_tenths(s->forcing) : 0;
         int cycles_possible = limit_of(cycle_tenths, s->rank, best, 0) >= 4;
         int forcing_possible = s->forcing && limit_of(forcing_tenths, s->rank, best, 0) >= 4;
         if (!cycles_possible && !forcing_possible) continue;  /* nothing it finds could win */
-        int n = starts_of(cands, s, starts);
+        const int *starts = s->bilocation ? all : bivalue;
+        int n = s->bilocation ? n_all : n_bivalue;
         if (k == 0 && quiet) {
-            int kept = 0;
-            for (int j = 0; j < n; j++) {
-                if (!(quiet >> ((starts[j] >> 1) % 9) & 1)) starts[kept++] = starts[j];
+            n = 0;
+            for (int j = 0; j < n_all; j++) {
+                if (!(quiet >> ((all[j] >> 1) % 9) & 1)) kept[n++] = all[j];
             }
-            n = kept;
+            starts = kept;
         }
         /* The components of the graph of both links prune every search's starts and cycles. */
         pruned = n > 0;
@@ -875,7 +908,7 @@ const Chains *every_chain(const mask_t *cands) {
             int cell = (start >> 1) / 9;
             mask_t bit = (mask_t)(1u << (start >> 1) % 9);
             for (int assumed = start; assumed >= start - 1; assumed--) {
-                int n = leads_to(assumed, assumed ^ 1) ? forcing_path(assumed, chain_keys) : 0;
+                int n = leads_to_negation(assumed) ? forcing_path(assumed, chain_keys) : 0;
                 if (!n) continue;
                 mask_t removals[81] = {0};
                 removals[cell] = assumed & 1 ? bit : (mask_t)(cands[cell] ^ bit);
