@@ -22,39 +22,51 @@ static const Links SEARCHES[3] = {
     {1, 1, bidirectional_cycle, forcing_xy_chain, 4},
 };
 
-/* ---- the implications of one search, each computed once (Graph) ----
- * Kept from one position to the next, a graph per search: what a potential implies depends
- * only on the candidates of its cell and, for its digit, of its peers; where those lost none
- * since the graph's last position, its list holds (a candidate gained: a new puzzle, all go). */
+/* ---- the implications of the searches, each computed once (Graph) ----
+ * One graph, of both links; each search reads its part of a list (see implied()). What a
+ * potential implies there is, in this order, through its cell (an "on": the cell's other
+ * candidates "off"; an "off", of a bivalue cell: the other "on"), then through its units
+ * (an "on": the peers allowing the digit "off"; an "off": the other place of each unit of
+ * two "on"). The search of bivalue links alone takes what goes through the cell, and an
+ * "on"'s peers too; the search of bilocation links alone all but what goes through the cell:
+ * the same lists, in the same order, as if each had its own graph.
+ * Kept from one position to the next: what a potential implies depends only on the candidates
+ * of its cell and, for its digit, of its peers; where those lost none since the graph's last
+ * position, its list holds (a candidate gained: a new puzzle, all go). */
 typedef struct {
     uint16_t list[POTENTIALS][MAX_IMPLIED];
     uint8_t n[POTENTIALS];
-    uint8_t known[POTENTIALS];  /* the list holds for the candidates below */
+    uint8_t through_cell[POTENTIALS];  /* the first of the list, those through the cell */
+    uint8_t known[POTENTIALS];         /* the list holds for the candidates below */
     mask_t cands[81];
 } Graph;
-static Graph graphs[3];
-static Graph *g;
+static Graph graph;
 static const mask_t *g_cands;
 static const uint16_t (*g_places)[9];  /* the board's positions: unit, digit -> cells (bits) */
 static const bb_t *g_digits;           /* the board's cells allowing each digit */
-static const Links *g_links;
-/* the candidates of the components last made (see components()): they hold while graphs[2]
+static const Links *g_links;           /* the links of the search under way */
+/* The part of each list the search under way reads (see implied()): from g_links, kept apart
+ * to be read quickly. */
+enum { BOTH_LINKS, BILOCATION_LINKS, BIVALUE_LINKS };
+static int g_part;
+/* the candidates of the components last made (see components()): they hold while the graph
  * keeps them */
 static mask_t reach_cands[81];
 
 static void new_graph(int k, const mask_t *cands, const uint16_t (*places)[9], const bb_t *digits) {
-    g = &graphs[k];
+    Graph *g = &graph;
     g_cands = cands;
     g_places = places;
     g_digits = digits;
     g_links = &SEARCHES[k];
+    g_part = !g_links->bivalue ? BILOCATION_LINKS : !g_links->bilocation ? BIVALUE_LINKS : BOTH_LINKS;
     unsigned gained = 0, gone = 0;
     for (int c = 0; c < 81; c++) {
         gained |= cands[c] & ~g->cands[c];
         gone |= g->cands[c] & ~cands[c];
     }
     if (!gained && !gone) return;  /* the same candidates: every list holds */
-    if (k == 2) reach_cands[0] = (mask_t)~0u;  /* no cell's candidates */
+    reach_cands[0] = (mask_t)~0u;  /* no cell's candidates */
     int lost = 0;
     for (int c = 0; !gained && c < 81; c++) lost += pop(g->cands[c] & ~cands[c]);
     if (gained || lost > 40) {  /* a new puzzle, or many changes: all afresh */
@@ -78,28 +90,42 @@ static void new_graph(int k, const mask_t *cands, const uint16_t (*places)[9], c
 
 static int compute_implied(int p);
 
-static inline int implied(int p, const uint16_t **out) {
-    *out = g->list[p];
-    return g->known[p] ? g->n[p] : compute_implied(p);
+/* What p implies in the graph of both links: its whole list. */
+static inline int all_implied(int p, const uint16_t **out) {
+    *out = graph.list[p];
+    return graph.known[p] ? graph.n[p] : compute_implied(p);
 }
 
+/* What p implies in the search under way: its part of the list (see Graph). */
+static inline int implied(int p, const uint16_t **out) {
+    int n = all_implied(p, out);
+    if (g_part == BOTH_LINKS) return n;
+    int cell = graph.through_cell[p];
+    if (g_part == BILOCATION_LINKS) {  /* all but through the cell */
+        *out += cell;
+        return n - cell;
+    }
+    return p & 1 ? n : cell;  /* bivalue links: an "on" all, an "off" through its cell */
+}
+
+/* The list of p in the graph of both links (compute_implied() in the reference's terms, for
+ * both kinds of link). */
 static int compute_implied(int p) {
-    uint16_t *list = g->list[p];
+    uint16_t *list = graph.list[p];
     int cell = (p >> 1) / 9, d = (p >> 1) % 9, n = 0;
     mask_t here = g_cands[cell];
     if (p & 1) {
-        if (g_links->bivalue) {
-            for (unsigned m = here & ~(1u << d); m; m &= m - 1) list[n++] = (uint16_t)((cell * 9 + low_bit_index(m)) * 2);
-        }
+        for (unsigned m = here & ~(1u << d); m; m &= m - 1) list[n++] = (uint16_t)((cell * 9 + low_bit_index(m)) * 2);
+        graph.through_cell[p] = (uint8_t)n;
         for (int k = 0; k < 3; k++) {  /* the peers allowing d, in SE's order (UNITS ascend) */
             const uint8_t *unit = UNITS[T.se_units_of[cell][k]];
             for (unsigned m = T.se_peer_places[cell][k] & g_places[T.se_units_of[cell][k]][d]; m; m &= m - 1)
                 list[n++] = (uint16_t)((unit[low_bit_index(m)] * 9 + d) * 2);
         }
     } else {
-        if (g_links->bivalue && pop(here) == 2)
-            list[n++] = (uint16_t)((cell * 9 + low_bit_index(here ^ (1u << d))) * 2 + 1);
-        for (int k = 0; g_links->bilocation && k < 3; k++) {
+        if (pop(here) == 2) list[n++] = (uint16_t)((cell * 9 + low_bit_index(here ^ (1u << d))) * 2 + 1);
+        graph.through_cell[p] = (uint8_t)n;
+        for (int k = 0; k < 3; k++) {
             int u = T.se_units_of[cell][k];
             unsigned places = g_places[u][d];
             if (pop(places) != 2) continue;
@@ -110,8 +136,8 @@ static int compute_implied(int p) {
             if (!known) list[n++] = q;
         }
     }
-    g->n[p] = (uint8_t)n;
-    g->known[p] = 1;
+    graph.n[p] = (uint8_t)n;
+    graph.known[p] = 1;
     return n;
 }
 
@@ -245,7 +271,7 @@ static int tarjan(const uint16_t *roots, int n_roots, int n_closed) {
         out_mark[v] = n_out;
         while (depth >= 0) {
             const uint16_t *next;
-            int u = call_node[depth], m = implied(u, &next), e = call_edge[depth], w = -1;
+            int u = call_node[depth], m = all_implied(u, &next), e = call_edge[depth], w = -1;
             while (e < m) {  /* u's edges, up to a potential not visited yet */
                 w = next[e++];
                 if (!t_index[w]) break;
@@ -303,12 +329,12 @@ static void components(const mask_t *cands) {
         for (unsigned m = cands[cell]; m; m &= m - 1) {
             int v = (cell * 9 + low_bit_index(m)) * 2;
             const uint16_t *next;
-            if (implied(v, &next)) {
+            if (all_implied(v, &next)) {
                 strong[n_strong++] = (uint16_t)v;
                 strong[n_strong++] = (uint16_t)(v + 1);
                 continue;
             }
-            implied(v + 1, &next);  /* known to reach_row() */
+            all_implied(v + 1, &next);  /* known to reach_row() */
             reaches_out[n_comp] = 0;
             alone_component(v, n_comp++);
             t_index[v] = 1;  /* to tarjan(): visited, closed */
@@ -329,21 +355,21 @@ static void components(const mask_t *cands) {
 static inline int reaches(int a, int b) { return (int)(reach_of(a)[b >> 6] >> (b & 63) & 1); }
 
 /* Component c's row, made now for a sink or a source: from the rows of what it implies, all
- * made. The implications are the graph of both links' (graphs[2]), known since components()
- * (the current graph may be another search's by now). */
+ * made. The implications are the whole lists of the graph, known since components() (the
+ * search under way may read only a part of them). */
 static const uint64_t *reach_row(int c) {
     if (row_made[c]) return reach_of(c);
     row_made[c] = 1;
     uint64_t *to = new_row(c);
-    add_reach(to, graphs[2].list[alone[c]], graphs[2].n[alone[c]]);
+    add_reach(to, graph.list[alone[c]], graph.n[alone[c]]);
     return to;
 }
 
 /* Whether component a, a sink or a source whose row is not made, reaches component b: through
  * what it implies. */
 static int through(int a, int b) {
-    const uint16_t *next = graphs[2].list[alone[a]];
-    for (int j = 0, m = graphs[2].n[alone[a]]; j < m; j++) {
+    const uint16_t *next = graph.list[alone[a]];
+    for (int j = 0, m = graph.n[alone[a]]; j < m; j++) {
         int r = comp_of[next[j]];
         if (r == b || (reaches_out[r] && reaches(r, b))) return 1;
     }
