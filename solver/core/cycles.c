@@ -376,8 +376,11 @@ static int through(int a, int b) {
     return 0;
 }
 
-/* Whether a cycle from `start` could pass through `p`. */
-static inline int may_cycle(int start, int p) { return !pruned || comp_of[p] == comp_of[start]; }
+/* The component a cycle from `start` stays in, -1 if not pruned (any). */
+static inline int cycle_component(int start) { return pruned ? comp_of[start] : -1; }
+
+/* Whether a cycle in component `comp` (see cycle_component()) could pass through `p`. */
+static inline int may_cycle(int comp, int p) { return comp < 0 || comp_of[p] == comp; }
 
 /* Whether a cycle through `start` could remove something: a cycle stays in the component,
  * and one of 4 potentials or more needs more than two there (a walk through two closes
@@ -510,6 +513,7 @@ static int cycle_removals(int end, mask_t removals[81]) {
  * again it only closes a cycle, if it implies the start (`closes`), and is otherwise skipped
  * without a node. An "off" node is made only when something hangs from it. */
 static int cycles(int start, int limit, mask_t removals[81]) {
+    const int comp = cycle_component(start);
     new_tree(start);
     const uint16_t *into;
     /* what implies the start: the negations of what its negation implies (see forcing()) */
@@ -531,7 +535,7 @@ static int cycles(int start, int limit, mask_t removals[81]) {
                 }
                 /* never followed, so not above n either (what is above was followed) */
                 followed_at[q] = seen_stamp;
-                if (!may_cycle(start, q)) continue;
+                if (!may_cycle(comp, q)) continue;
                 const uint16_t *next;
                 int off = -1, mq = implied(q, &next);
                 for (int i = 0; i < mq; i++) {
@@ -539,7 +543,7 @@ static int cycles(int start, int limit, mask_t removals[81]) {
                         if (length < 4) continue;
                         if (off < 0) off = add_node(q, n);
                         if (cycle_removals(add_node(start, off), removals)) return length;
-                    } else if (may_cycle(start, next[i]) && first_seen(next[i])) {
+                    } else if (may_cycle(comp, next[i]) && first_seen(next[i])) {
                         if (off < 0) off = add_node(q, n);
                         next_ons[n_next++] = add_node(next[i], off);
                     }
@@ -818,6 +822,7 @@ static uint16_t chain_keys[MAX_NODES], chain_causes[MAX_NODES];
 
 /* Every cycle from `start` (cycles() in the reference, no limit): the nodes closing one. */
 static int all_cycles(int start) {
+    const int comp = cycle_component(start);
     new_tree(start);
     int *ons = layer_a, *offs = layer_b, n_ons = 1, n_ends = 0, length = 0;
     ons[0] = 0;
@@ -828,7 +833,7 @@ static int all_cycles(int start) {
             const uint16_t *next;
             int n = ons[k], m = implied(node_key[n], &next);
             for (int j = 0; j < m; j++) {
-                if (may_cycle(start, next[j]) && !implied_before(n, next[j]))
+                if (may_cycle(comp, next[j]) && !implied_before(n, next[j]))
                     offs[n_offs++] = add_node(next[j], n);
             }
         }
@@ -840,7 +845,7 @@ static int all_cycles(int start) {
                 int p = next[j];
                 if (p == start) {
                     if (length >= 4) ends[n_ends++] = add_node(p, n);
-                } else if (may_cycle(start, p) && first_seen(p)) {
+                } else if (may_cycle(comp, p) && first_seen(p)) {
                     ons[n_ons++] = add_node(p, n);
                 }
             }
