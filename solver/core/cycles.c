@@ -571,6 +571,24 @@ SEARCH static int cycles(int start, int limit, mask_t removals[81]) {
  * meets in the middle, going only half as deep, and finds the same length. */
 static int dist[POTENTIALS];
 
+/* forcing()'s last layer, at `depth`, from the n potentials of `layer` (the one before): what
+ * forcing() returns. The potentials met there are not followed, so they are neither marked
+ * nor kept, only paired with their negations seen before. That finds the same chains: the
+ * implications alternate "on" and "off", so a chain's two halves differ in length, and a
+ * potential met there pairs only with one seen before; one met there and seen before has
+ * been paired already, as shortly or more. */
+static inline int last_layer(const int *layer, int n, int depth, int shortest, int limit) {
+    for (int k = 0; k < n; k++) {
+        const uint16_t *next;
+        int m = implied(layer[k], &next);
+        for (int j = 0; j < m; j++) {
+            int x = next[j] ^ 1;
+            if (seen_at[x] == seen_stamp && depth + dist[x] < shortest) shortest = depth + dist[x];
+        }
+    }
+    return shortest <= 2 * depth && shortest + 1 <= limit ? shortest + 1 : 0;
+}
+
 SEARCH static int forcing(int start, int limit) {
     new_tree(start);
     dist[start] = 0;
@@ -581,6 +599,7 @@ SEARCH static int forcing(int start, int limit) {
         if (shortest <= 2 * depth) return shortest + 1 <= limit ? shortest + 1 : 0;
         if (!n_layer || 2 * depth + 2 > limit) return 0;
         depth++;
+        if (2 * depth + 2 > limit) return last_layer(layer, n_layer, depth, shortest, limit);
         int n_next = 0;
         for (int k = 0; k < n_layer; k++) {
             const uint16_t *next;
