@@ -160,8 +160,10 @@ static int comp_size[POTENTIALS];  /* each component's potentials */
  * allowing the digit sees */
 static uint8_t comp_removes[POTENTIALS];
 static int pruned;  /* whether they prune the search under way */
+/* Tarjan's state of a potential, t_index: 0 not visited; above 0, on the stack, its number
+ * in the visit; below 0, closed, in component -1 - t_index (read in one load, as each edge
+ * asks it). */
 static int t_index[POTENTIALS], t_low[POTENTIALS];
-static uint8_t t_on_stack[POTENTIALS];
 static uint16_t t_stack[POTENTIALS], call_node[POTENTIALS], call_edge[POTENTIALS];
 /* The components closed already that an edge out of a potential on the stack leads to, as
  * Tarjan's meets them (each such edge is met once: to a potential visited and closed, or to
@@ -231,7 +233,7 @@ static void close_component(int root, int *sp, int *n_out, int n_comp) {
     comp_size[n_comp] = *sp - first;
     comp_removes[n_comp] = 0;
     for (int k = first; k < *sp; k++) {
-        t_on_stack[t_stack[k]] = 0;
+        t_index[t_stack[k]] = -1 - n_comp;
         comp_of[t_stack[k]] = n_comp;
     }
     if (comp_size[n_comp] > 2) {
@@ -271,18 +273,18 @@ static int tarjan(const uint16_t *roots, int n_roots, int n_closed) {
         call_edge[0] = 0;
         t_index[v] = t_low[v] = ++counter;
         t_stack[sp++] = (uint16_t)v;
-        t_on_stack[v] = 1;
         out_mark[v] = n_out;
         while (depth >= 0) {
             const uint16_t *next;
             int u = call_node[depth], m = all_implied(u, &next), e = call_edge[depth], w = -1;
             while (e < m) {  /* u's edges, up to a potential not visited yet */
                 w = next[e++];
-                if (!t_index[w]) break;
-                if (!t_on_stack[w]) {  /* of a component closed: reached */
-                    out_comp[n_out++] = (uint16_t)comp_of[w];
-                } else if (t_index[w] < t_low[u]) {
-                    t_low[u] = t_index[w];
+                int t = t_index[w];
+                if (!t) break;
+                if (t < 0) {  /* of a component closed: reached */
+                    out_comp[n_out++] = (uint16_t)(-1 - t);
+                } else if (t < t_low[u]) {
+                    t_low[u] = t;
                 }
                 w = -1;
             }
@@ -290,7 +292,6 @@ static int tarjan(const uint16_t *roots, int n_roots, int n_closed) {
                 call_edge[depth] = (uint16_t)e;
                 t_index[w] = t_low[w] = ++counter;
                 t_stack[sp++] = (uint16_t)w;
-                t_on_stack[w] = 1;
                 out_mark[w] = n_out;
                 depth++;
                 call_node[depth] = (uint16_t)w;
@@ -299,8 +300,8 @@ static int tarjan(const uint16_t *roots, int n_roots, int n_closed) {
             }
             if (t_low[u] == t_index[u]) close_component(u, &sp, &n_out, n_comp++);
             if (--depth < 0) break;
-            if (!t_on_stack[u]) {  /* it closed its component: reached from the one visiting it */
-                out_comp[n_out++] = (uint16_t)comp_of[u];
+            if (t_index[u] < 0) {  /* it closed its component: reached from the one visiting it */
+                out_comp[n_out++] = (uint16_t)(-1 - t_index[u]);
             } else if (t_low[u] < t_low[call_node[depth]]) {
                 t_low[call_node[depth]] = t_low[u];
             }
@@ -340,8 +341,8 @@ static void components(const mask_t *cands) {
             }
             all_implied(v + 1, &next);  /* known to reach_row() */
             reaches_out[n_comp] = 0;
+            t_index[v] = -1 - n_comp;  /* to tarjan(): closed */
             alone_component(v, n_comp++);
-            t_index[v] = 1;  /* to tarjan(): visited, closed */
             sources[n_sources++] = (uint16_t)(v + 1);
         }
     }
