@@ -9,6 +9,10 @@
 #define MAX_IMPLIED 28                          /* 8 other candidates + 20 peers */
 #define MAX_NODES (730 + 2 * 730 * MAX_IMPLIED) /* "on" once each, "off" per "on", cycle ends */
 #define NO_LIMIT MAX_LENGTH
+/* For the searches asked per start (cycles(), forcing(), through()): each is a loop of its
+ * own, and inlined into best_hint() with the rest they made all of it slower (measured with
+ * callgrind: some 3% of its instructions). */
+#define SEARCH __attribute__((noinline))
 
 typedef struct {
     int bivalue, bilocation;
@@ -22,39 +26,51 @@ static const Links SEARCHES[3] = {
     {1, 1, bidirectional_cycle, forcing_xy_chain, 4},
 };
 
-/* ---- the implications of one search, each computed once (Graph) ----
- * Kept from one position to the next, a graph per search: what a potential implies depends
- * only on the candidates of its cell and, for its digit, of its peers; where those lost none
- * since the graph's last position, its list holds (a candidate gained: a new puzzle, all go). */
+/* ---- the implications of the searches, each computed once (Graph) ----
+ * One graph, of both links; each search reads its part of a list (see implied()). What a
+ * potential implies there is, in this order, through its cell (an "on": the cell's other
+ * candidates "off"; an "off", of a bivalue cell: the other "on"), then through its units
+ * (an "on": the peers allowing the digit "off"; an "off": the other place of each unit of
+ * two "on"). The search of bivalue links alone takes what goes through the cell, and an
+ * "on"'s peers too; the search of bilocation links alone all but what goes through the cell:
+ * the same lists, in the same order, as if each had its own graph.
+ * Kept from one position to the next: what a potential implies depends only on the candidates
+ * of its cell and, for its digit, of its peers; where those lost none since the graph's last
+ * position, its list holds (a candidate gained: a new puzzle, all go). */
 typedef struct {
     uint16_t list[POTENTIALS][MAX_IMPLIED];
     uint8_t n[POTENTIALS];
-    uint8_t known[POTENTIALS];  /* the list holds for the candidates below */
+    uint8_t through_cell[POTENTIALS];  /* the first of the list, those through the cell */
+    uint8_t known[POTENTIALS];         /* the list holds for the candidates below */
     mask_t cands[81];
 } Graph;
-static Graph graphs[3];
-static Graph *g;
+static Graph graph;
 static const mask_t *g_cands;
 static const uint16_t (*g_places)[9];  /* the board's positions: unit, digit -> cells (bits) */
 static const bb_t *g_digits;           /* the board's cells allowing each digit */
-static const Links *g_links;
-/* the candidates of the components last made (see components()): they hold while graphs[2]
+static const Links *g_links;           /* the links of the search under way */
+/* The part of each list the search under way reads (see implied()): from g_links, kept apart
+ * to be read quickly. */
+enum { BOTH_LINKS, BILOCATION_LINKS, BIVALUE_LINKS };
+static int g_part;
+/* the candidates of the components last made (see components()): they hold while the graph
  * keeps them */
 static mask_t reach_cands[81];
 
 static void new_graph(int k, const mask_t *cands, const uint16_t (*places)[9], const bb_t *digits) {
-    g = &graphs[k];
+    Graph *g = &graph;
     g_cands = cands;
     g_places = places;
     g_digits = digits;
     g_links = &SEARCHES[k];
+    g_part = !g_links->bivalue ? BILOCATION_LINKS : !g_links->bilocation ? BIVALUE_LINKS : BOTH_LINKS;
     unsigned gained = 0, gone = 0;
     for (int c = 0; c < 81; c++) {
         gained |= cands[c] & ~g->cands[c];
         gone |= g->cands[c] & ~cands[c];
     }
     if (!gained && !gone) return;  /* the same candidates: every list holds */
-    if (k == 2) reach_cands[0] = (mask_t)~0u;  /* no cell's candidates */
+    reach_cands[0] = (mask_t)~0u;  /* no cell's candidates */
     int lost = 0;
     for (int c = 0; !gained && c < 81; c++) lost += pop(g->cands[c] & ~cands[c]);
     if (gained || lost > 40) {  /* a new puzzle, or many changes: all afresh */
@@ -78,28 +94,42 @@ static void new_graph(int k, const mask_t *cands, const uint16_t (*places)[9], c
 
 static int compute_implied(int p);
 
-static inline int implied(int p, const uint16_t **out) {
-    *out = g->list[p];
-    return g->known[p] ? g->n[p] : compute_implied(p);
+/* What p implies in the graph of both links: its whole list. */
+static inline int all_implied(int p, const uint16_t **out) {
+    *out = graph.list[p];
+    return graph.known[p] ? graph.n[p] : compute_implied(p);
 }
 
+/* What p implies in the search under way: its part of the list (see Graph). */
+static inline int implied(int p, const uint16_t **out) {
+    int n = all_implied(p, out);
+    if (g_part == BOTH_LINKS) return n;
+    int cell = graph.through_cell[p];
+    if (g_part == BILOCATION_LINKS) {  /* all but through the cell */
+        *out += cell;
+        return n - cell;
+    }
+    return p & 1 ? n : cell;  /* bivalue links: an "on" all, an "off" through its cell */
+}
+
+/* The list of p in the graph of both links (compute_implied() in the reference's terms, for
+ * both kinds of link). */
 static int compute_implied(int p) {
-    uint16_t *list = g->list[p];
+    uint16_t *list = graph.list[p];
     int cell = (p >> 1) / 9, d = (p >> 1) % 9, n = 0;
     mask_t here = g_cands[cell];
     if (p & 1) {
-        if (g_links->bivalue) {
-            for (unsigned m = here & ~(1u << d); m; m &= m - 1) list[n++] = (uint16_t)((cell * 9 + low_bit_index(m)) * 2);
-        }
+        for (unsigned m = here & ~(1u << d); m; m &= m - 1) list[n++] = (uint16_t)((cell * 9 + low_bit_index(m)) * 2);
+        graph.through_cell[p] = (uint8_t)n;
         for (int k = 0; k < 3; k++) {  /* the peers allowing d, in SE's order (UNITS ascend) */
             const uint8_t *unit = UNITS[T.se_units_of[cell][k]];
             for (unsigned m = T.se_peer_places[cell][k] & g_places[T.se_units_of[cell][k]][d]; m; m &= m - 1)
                 list[n++] = (uint16_t)((unit[low_bit_index(m)] * 9 + d) * 2);
         }
     } else {
-        if (g_links->bivalue && pop(here) == 2)
-            list[n++] = (uint16_t)((cell * 9 + low_bit_index(here ^ (1u << d))) * 2 + 1);
-        for (int k = 0; g_links->bilocation && k < 3; k++) {
+        if (pop(here) == 2) list[n++] = (uint16_t)((cell * 9 + low_bit_index(here ^ (1u << d))) * 2 + 1);
+        graph.through_cell[p] = (uint8_t)n;
+        for (int k = 0; k < 3; k++) {
             int u = T.se_units_of[cell][k];
             unsigned places = g_places[u][d];
             if (pop(places) != 2) continue;
@@ -110,15 +140,15 @@ static int compute_implied(int p) {
             if (!known) list[n++] = q;
         }
     }
-    g->n[p] = (uint8_t)n;
-    g->known[p] = 1;
+    graph.n[p] = (uint8_t)n;
+    graph.known[p] = 1;
     return n;
 }
 
 /* ---- what can lead where: a shortcut of the core only, the reference has none ----
  * Strongly connected components of the graph of both links (Tarjan's, iteratively) and the
- * potentials reachable from each. It holds every implication of the other two graphs, so what
- * cannot happen there cannot in them either. A forcing chain from p exists only if p's
+ * potentials reachable from each. It holds every implication of the other two searches (each
+ * reads a part of its lists), so what cannot happen there cannot in them either. A forcing chain from p exists only if p's
  * negation is reachable from p; a cycle through p (of 4 potentials or more) only if p's
  * component holds more than p and one other, and it passes only through that component. Where
  * a search would find nothing, it is skipped, and the hints are the reference's. */
@@ -130,9 +160,18 @@ static int comp_size[POTENTIALS];  /* each component's potentials */
  * allowing the digit sees */
 static uint8_t comp_removes[POTENTIALS];
 static int pruned;  /* whether they prune the search under way */
+/* Tarjan's state of a potential, t_index: 0 not visited; above 0, on the stack, its number
+ * in the visit; below 0, closed, in component -1 - t_index (read in one load, as each edge
+ * asks it). */
 static int t_index[POTENTIALS], t_low[POTENTIALS];
-static uint8_t t_on_stack[POTENTIALS];
 static uint16_t t_stack[POTENTIALS], call_node[POTENTIALS], call_edge[POTENTIALS];
+/* The components closed already that an edge out of a potential on the stack leads to, as
+ * Tarjan's meets them (each such edge is met once: to a potential visited and closed, or to
+ * one visited from it that closed its own component); out_mark[v]: their number when v was
+ * put on the stack. When a component closes, those past its root's mark are its members':
+ * the components it reaches directly, each edge of its members read once (see tarjan()). */
+static uint16_t out_comp[POTENTIALS * MAX_IMPLIED];
+static int out_mark[POTENTIALS];
 /* Over the components, numbered as they close: a component reaches only those closed before it
  * (Tarjan's closes each after all it reaches), so the words of reach_of(c) past c's are 0.
  * The rows lie `stride` words apart, as many as the potentials present need (close together:
@@ -148,6 +187,11 @@ static uint8_t reaches_out[POTENTIALS];  /* whether a component reaches one but 
  * reach_row()). */
 static uint16_t alone[POTENTIALS];   /* a sink's or source's potential */
 static uint8_t row_made[POTENTIALS];
+/* Whether a sink or source leads to its negation (see leads_to_negation()): asked of the same
+ * potentials by the searches of X-links and of both links, the answer is kept while the
+ * components it was found in are (absurd_at: their components() call, components_made). */
+static uint32_t components_made, absurd_at[POTENTIALS];
+static uint8_t absurd_is[POTENTIALS];
 
 /* Component c's row, reaching c alone. */
 static uint64_t *new_row(int c) {
@@ -157,32 +201,39 @@ static uint64_t *new_row(int c) {
     return to;
 }
 
+/* Add to row `to` what component c reaches (its row made). */
+static inline void add_component(uint64_t *to, int c) {
+    /* reached already (it is this component, or of one reached): so is all it reaches */
+    if (to[c >> 6] >> (c & 63) & 1) return;
+    if (!reaches_out[c]) {  /* it reaches itself alone (an "off" implying nothing, mostly) */
+        to[c >> 6] |= 1ull << (c & 63);
+        return;
+    }
+    const uint64_t *from = reach_of(c);
+    for (int w = 0; w <= c >> 6; w++) to[w] |= from[w];
+}
+
 /* Add to row `to` what the m potentials `next` reach (their rows made): whether they are of
  * other components. */
 static inline int add_reach(uint64_t *to, const uint16_t *next, int m) {
     int out = 0;
     for (int j = 0; j < m; j++) {
-        /* reached already (it is of this component, or of one reached): so is all it reaches */
         int c = comp_of[next[j]];
-        if (to[c >> 6] >> (c & 63) & 1) continue;
-        out = 1;
-        if (!reaches_out[c]) {  /* it reaches itself alone (an "off" implying nothing, mostly) */
-            to[c >> 6] |= 1ull << (c & 63);
-            continue;
-        }
-        const uint64_t *from = reach_of(c);
-        for (int w = 0; w <= c >> 6; w++) to[w] |= from[w];
+        out |= !(to[c >> 6] >> (c & 63) & 1);
+        add_component(to, c);
     }
     return out;
 }
 
-static void close_component(int root, int *sp, int n_comp) {
+/* Close the component of `root`, its potentials atop the stack and the components they lead to
+ * atop out_comp, as number n_comp: its row from theirs. */
+static void close_component(int root, int *sp, int *n_out, int n_comp) {
     int first = *sp;
     do first--; while (t_stack[first] != root);
     comp_size[n_comp] = *sp - first;
     comp_removes[n_comp] = 0;
     for (int k = first; k < *sp; k++) {
-        t_on_stack[t_stack[k]] = 0;
+        t_index[t_stack[k]] = -1 - n_comp;
         comp_of[t_stack[k]] = n_comp;
     }
     if (comp_size[n_comp] > 2) {
@@ -201,20 +252,19 @@ static void close_component(int root, int *sp, int n_comp) {
     }
     *sp = first;
     row_made[n_comp] = 1;
-    int last = first + comp_size[n_comp];
     uint64_t *to = new_row(n_comp);
-    int out = 0;
-    for (int k = first; k < last; k++) {
-        const uint16_t *next;
-        out |= add_reach(to, next, implied(t_stack[k], &next));
-    }
-    reaches_out[n_comp] = (uint8_t)out;
+    int mark = out_mark[root];
+    for (int k = mark; k < *n_out; k++) add_component(to, out_comp[k]);
+    reaches_out[n_comp] = *n_out > mark;
+    *n_out = mark;
 }
 
 /* The components of the current graph reached from `roots`, with their reach, numbered from
- * n_closed (those closed already): how many. */
+ * n_closed (those closed already): how many. Each edge is read once, here: what a component
+ * reaches directly is gathered as its members' edges are (out_comp), not read again. */
 static int tarjan(const uint16_t *roots, int n_roots, int n_closed) {
-    int counter = 0, sp = 0, n_comp = n_closed;  /* t_index: 0 for all, as left by the last call */
+    /* t_index: 0 for all, as left by the last call */
+    int counter = 0, sp = 0, n_out = 0, n_comp = n_closed;
     for (int i = 0; i < n_roots; i++) {
         int v = roots[i];
         if (t_index[v]) continue;
@@ -223,28 +273,38 @@ static int tarjan(const uint16_t *roots, int n_roots, int n_closed) {
         call_edge[0] = 0;
         t_index[v] = t_low[v] = ++counter;
         t_stack[sp++] = (uint16_t)v;
-        t_on_stack[v] = 1;
+        out_mark[v] = n_out;
         while (depth >= 0) {
             const uint16_t *next;
-            int u = call_node[depth], m = implied(u, &next), e = call_edge[depth], w = -1;
+            int u = call_node[depth], m = all_implied(u, &next), e = call_edge[depth], w = -1;
             while (e < m) {  /* u's edges, up to a potential not visited yet */
                 w = next[e++];
-                if (!t_index[w]) break;
-                if (t_on_stack[w] && t_index[w] < t_low[u]) t_low[u] = t_index[w];
+                int t = t_index[w];
+                if (!t) break;
+                if (t < 0) {  /* of a component closed: reached */
+                    out_comp[n_out++] = (uint16_t)(-1 - t);
+                } else if (t < t_low[u]) {
+                    t_low[u] = t;
+                }
                 w = -1;
             }
             if (w >= 0) {  /* visit it */
                 call_edge[depth] = (uint16_t)e;
                 t_index[w] = t_low[w] = ++counter;
                 t_stack[sp++] = (uint16_t)w;
-                t_on_stack[w] = 1;
+                out_mark[w] = n_out;
                 depth++;
                 call_node[depth] = (uint16_t)w;
                 call_edge[depth] = 0;
                 continue;
             }
-            if (t_low[u] == t_index[u]) close_component(u, &sp, n_comp++);
-            if (--depth >= 0 && t_low[u] < t_low[call_node[depth]]) t_low[call_node[depth]] = t_low[u];
+            if (t_low[u] == t_index[u]) close_component(u, &sp, &n_out, n_comp++);
+            if (--depth < 0) break;
+            if (t_index[u] < 0) {  /* it closed its component: reached from the one visiting it */
+                out_comp[n_out++] = (uint16_t)(-1 - t_index[u]);
+            } else if (t_low[u] < t_low[call_node[depth]]) {
+                t_low[call_node[depth]] = t_low[u];
+            }
         }
     }
     for (int i = 0; i < n_roots; i++) t_index[roots[i]] = 0;  /* all it visited are roots */
@@ -266,19 +326,23 @@ static void components(const mask_t *cands) {
     static uint16_t strong[POTENTIALS], sources[POTENTIALS];  /* ascending */
     int n_strong = 0, n_sources = 0, n_comp = 0;
     memcpy(reach_cands, cands, sizeof reach_cands);
+    if (++components_made == 0) {  /* wrapped: every answer kept is stale */
+        memset(absurd_at, 0, sizeof absurd_at);
+        components_made = 1;
+    }
     for (int cell = 0; cell < 81; cell++) {
         for (unsigned m = cands[cell]; m; m &= m - 1) {
             int v = (cell * 9 + low_bit_index(m)) * 2;
             const uint16_t *next;
-            if (implied(v, &next)) {
+            if (all_implied(v, &next)) {
                 strong[n_strong++] = (uint16_t)v;
                 strong[n_strong++] = (uint16_t)(v + 1);
                 continue;
             }
-            implied(v + 1, &next);  /* known to reach_row() */
+            all_implied(v + 1, &next);  /* known to reach_row() */
             reaches_out[n_comp] = 0;
+            t_index[v] = -1 - n_comp;  /* to tarjan(): closed */
             alone_component(v, n_comp++);
-            t_index[v] = 1;  /* to tarjan(): visited, closed */
             sources[n_sources++] = (uint16_t)(v + 1);
         }
     }
@@ -296,29 +360,32 @@ static void components(const mask_t *cands) {
 static inline int reaches(int a, int b) { return (int)(reach_of(a)[b >> 6] >> (b & 63) & 1); }
 
 /* Component c's row, made now for a sink or a source: from the rows of what it implies, all
- * made. The implications are the graph of both links' (graphs[2]), known since components()
- * (the current graph may be another search's by now). */
+ * made. The implications are the whole lists of the graph, known since components() (the
+ * search under way may read only a part of them). */
 static const uint64_t *reach_row(int c) {
     if (row_made[c]) return reach_of(c);
     row_made[c] = 1;
     uint64_t *to = new_row(c);
-    add_reach(to, graphs[2].list[alone[c]], graphs[2].n[alone[c]]);
+    add_reach(to, graph.list[alone[c]], graph.n[alone[c]]);
     return to;
 }
 
 /* Whether component a, a sink or a source whose row is not made, reaches component b: through
  * what it implies. */
-static int through(int a, int b) {
-    const uint16_t *next = graphs[2].list[alone[a]];
-    for (int j = 0, m = graphs[2].n[alone[a]]; j < m; j++) {
+SEARCH static int through(int a, int b) {
+    const uint16_t *next = graph.list[alone[a]];
+    for (int j = 0, m = graph.n[alone[a]]; j < m; j++) {
         int r = comp_of[next[j]];
         if (r == b || (reaches_out[r] && reaches(r, b))) return 1;
     }
     return 0;
 }
 
-/* Whether a cycle from `start` could pass through `p`. */
-static inline int may_cycle(int start, int p) { return !pruned || comp_of[p] == comp_of[start]; }
+/* The component a cycle from `start` stays in, -1 if not pruned (any). */
+static inline int cycle_component(int start) { return pruned ? comp_of[start] : -1; }
+
+/* Whether a cycle in component `comp` (see cycle_component()) could pass through `p`. */
+static inline int may_cycle(int comp, int p) { return comp < 0 || comp_of[p] == comp; }
 
 /* Whether a cycle through `start` could remove something: a cycle stays in the component,
  * and one of 4 potentials or more needs more than two there (a walk through two closes
@@ -354,12 +421,17 @@ int reaches_meet(const uint64_t *const *reach, int n, int words) {
     return 0;
 }
 
-static inline int leads_to(int from, int to) {
+/* Whether p leads to its negation: a forcing chain from p may exist. */
+static inline int leads_to_negation(int p) {
     if (!pruned) return 1;
-    int a = comp_of[from], b = comp_of[to];
+    int a = comp_of[p], b = comp_of[p ^ 1];
     if (b >= a) return b == a;  /* a component reaches only those closed before it */
     if (row_made[a]) return reaches(a, b);
-    return through(a, b);
+    if (absurd_at[p] != components_made) {  /* a sink or a source: through what it implies */
+        absurd_at[p] = components_made;
+        absurd_is[p] = (uint8_t)through(a, b);
+    }
+    return absurd_is[p];
 }
 
 /* ---- the tree of potentials reached from an assumption (Tree) ---- */
@@ -445,7 +517,8 @@ static int cycle_removals(int end, mask_t removals[81]) {
  * Once an "off" potential has been followed, every "on" it implies has been seen: followed
  * again it only closes a cycle, if it implies the start (`closes`), and is otherwise skipped
  * without a node. An "off" node is made only when something hangs from it. */
-static int cycles(int start, int limit, mask_t removals[81]) {
+SEARCH static int cycles(int start, int limit, mask_t removals[81]) {
+    const int comp = cycle_component(start);
     new_tree(start);
     const uint16_t *into;
     /* what implies the start: the negations of what its negation implies (see forcing()) */
@@ -467,7 +540,7 @@ static int cycles(int start, int limit, mask_t removals[81]) {
                 }
                 /* never followed, so not above n either (what is above was followed) */
                 followed_at[q] = seen_stamp;
-                if (!may_cycle(start, q)) continue;
+                if (!may_cycle(comp, q)) continue;
                 const uint16_t *next;
                 int off = -1, mq = implied(q, &next);
                 for (int i = 0; i < mq; i++) {
@@ -475,7 +548,7 @@ static int cycles(int start, int limit, mask_t removals[81]) {
                         if (length < 4) continue;
                         if (off < 0) off = add_node(q, n);
                         if (cycle_removals(add_node(start, off), removals)) return length;
-                    } else if (may_cycle(start, next[i]) && first_seen(next[i])) {
+                    } else if (may_cycle(comp, next[i]) && first_seen(next[i])) {
                         if (off < 0) off = add_node(q, n);
                         next_ons[n_next++] = add_node(next[i], off);
                     }
@@ -499,7 +572,25 @@ static int cycles(int start, int limit, mask_t removals[81]) {
  * meets in the middle, going only half as deep, and finds the same length. */
 static int dist[POTENTIALS];
 
-static int forcing(int start, int limit) {
+/* forcing()'s last layer, at `depth`, from the n potentials of `layer` (the one before): what
+ * forcing() returns. The potentials met there are not followed, so they are neither marked
+ * nor kept, only paired with their negations seen before. That finds the same chains: the
+ * implications alternate "on" and "off", so a chain's two halves differ in length, and a
+ * potential met there pairs only with one seen before; one met there and seen before has
+ * been paired already, as shortly or more. */
+static inline int last_layer(const int *layer, int n, int depth, int shortest, int limit) {
+    for (int k = 0; k < n; k++) {
+        const uint16_t *next;
+        int m = implied(layer[k], &next);
+        for (int j = 0; j < m; j++) {
+            int x = next[j] ^ 1;
+            if (seen_at[x] == seen_stamp && depth + dist[x] < shortest) shortest = depth + dist[x];
+        }
+    }
+    return shortest <= 2 * depth && shortest + 1 <= limit ? shortest + 1 : 0;
+}
+
+SEARCH static int forcing(int start, int limit) {
     new_tree(start);
     dist[start] = 0;
     int *layer = layer_a, *next_layer = layer_b, n_layer = 1, depth = 0, shortest = MAX_NODES;
@@ -509,6 +600,7 @@ static int forcing(int start, int limit) {
         if (shortest <= 2 * depth) return shortest + 1 <= limit ? shortest + 1 : 0;
         if (!n_layer || 2 * depth + 2 > limit) return 0;
         depth++;
+        if (2 * depth + 2 > limit) return last_layer(layer, n_layer, depth, shortest, limit);
         int n_next = 0;
         for (int k = 0; k < n_layer; k++) {
             const uint16_t *next;
@@ -583,17 +675,19 @@ static int limit_of(int tenths, int rank, const ChainHint *best, int tie) {
 }
 
 /* The forcing chains of one start (run "on", then "off"), each kept if chosen over the best
- * so far (found before it: strictly). */
+ * so far (found before it: strictly). The bound is asked only of an assumption that may lead
+ * to its negation (most do not), after the best the "on" run may have found: a chain over it
+ * would not be chosen anyway. */
 static void start_forcing(const mask_t *cands, const Links *s, int tenths, int start,
                           ChainHint *best) {
     ChainHint h;
-    int limit = limit_of(tenths, s->rank, best, 0);
-    if (limit < 4) return;
-    int cell = (start >> 1) / 9;
-    mask_t bit = (mask_t)(1u << (start >> 1) % 9);
     for (int assumed = start; assumed >= start - 1; assumed--) {
-        int complexity = leads_to(assumed, assumed ^ 1) ? forcing(assumed, limit) : 0;
+        if (!leads_to_negation(assumed)) continue;
+        int limit = limit_of(tenths, s->rank, best, 0);
+        int complexity = limit < 4 ? 0 : forcing(assumed, limit);
         if (!complexity) continue;
+        int cell = (start >> 1) / 9;
+        mask_t bit = (mask_t)(1u << (start >> 1) % 9);
         h.rung = s->forcing;
         h.bonus = T.length_bonus[complexity - 2];
         h.forcing_start = start;
@@ -618,8 +712,9 @@ static void start_forcing(const mask_t *cands, const Links *s, int tenths, int s
  * limit is chosen over the best (limit_of), so the first cycle found removing something is. */
 static void start_cycles(const Links *s, int tenths, int start, ChainHint *best) {
     ChainHint h;
+    if (!cycle_possible(start)) return;  /* first: it rules out most starts, and is quicker */
     int limit = limit_of(tenths, s->rank, best, best->forcing_start >= start);
-    if (limit < 4 || !cycle_possible(start)) return;
+    if (limit < 4) return;
     const uint16_t *into;
     if (!implied(start ^ 1, &into)) return;  /* nothing implies the start: no cycle closes */
     int length = cycles(start, limit, h.removals);  /* its potentials, start once */
@@ -632,17 +727,31 @@ static void start_cycles(const Links *s, int tenths, int start, ChainHint *best)
     *best = h;
 }
 
-/* Every start of a search, in SE's order (cell, then digit). */
-static int starts_of(const mask_t *cands, const Links *s, int out[729]) {
-    int n = 0;
+/* The starts of the searches, in SE's order (cell, then digit): of a search with bilocation
+ * links, every candidate of a cell of two or more (`all`); of the one without, of a cell of two
+ * (`bivalue`, *n_bivalue). Made once for the three searches: how many of all. */
+static int all_starts(const mask_t *cands, int all[729], int bivalue[729], int *n_bivalue) {
+    int n = 0, nb = 0;
     for (int cell = 0; cell < 81; cell++) {
         int m = pop(cands[cell]);
-        if (m < 2 || (m > 2 && !s->bilocation)) continue;
-        for (int d = 0; d < 9; d++) {
-            if (cands[cell] >> d & 1) out[n++] = (cell * 9 + d) * 2 + 1;
+        if (m < 2) continue;
+        for (unsigned ds = cands[cell]; ds; ds &= ds - 1) {
+            int p = (cell * 9 + low_bit_index(ds)) * 2 + 1;
+            all[n++] = p;
+            if (m == 2) bivalue[nb++] = p;
         }
     }
+    *n_bivalue = nb;
     return n;
+}
+
+/* Every start of a search, in SE's order. */
+static int starts_of(const mask_t *cands, const Links *s, int out[729]) {
+    static int bivalue[729];
+    int n_bivalue, n = all_starts(cands, out, bivalue, &n_bivalue);
+    if (s->bilocation) return n;
+    memcpy(out, bivalue, (size_t)n_bivalue * sizeof *out);
+    return n_bivalue;
 }
 
 /* The chain SE applies (best_hint() in the reference). The reference, like SE, takes each
@@ -655,7 +764,7 @@ static int starts_of(const mask_t *cands, const Links *s, int out[729]) {
  * skipped (`b`: what the board remembers of it; a shortcut of the core). */
 static void best_hint(Board *b, const mask_t *cands, const uint16_t (*places)[9], const bb_t *digits,
                       ChainHint *best) {
-    static int starts[729];
+    static int all[729], bivalue[729], kept[729];
     last.tenths = -1;
     best->rung = NULL;
     best->forcing_start = -1;
@@ -663,19 +772,21 @@ static void best_hint(Board *b, const mask_t *cands, const uint16_t (*places)[9]
     for (int d = 0; d < 9; d++) {
         if ((b->x_quiet >> d & 1) && b->x_quiet_places[d] == digits[d]) quiet |= 1u << d;
     }
+    int n_bivalue, n_all = all_starts(cands, all, bivalue, &n_bivalue);
     for (int k = 0; k < 3; k++) {
         const Links *s = &SEARCHES[k];
         int cycle_tenths = rung_tenths(s->cycle), forcing_tenths = s->forcing ? rung_tenths(s->forcing) : 0;
         int cycles_possible = limit_of(cycle_tenths, s->rank, best, 0) >= 4;
         int forcing_possible = s->forcing && limit_of(forcing_tenths, s->rank, best, 0) >= 4;
         if (!cycles_possible && !forcing_possible) continue;  /* nothing it finds could win */
-        int n = starts_of(cands, s, starts);
+        const int *starts = s->bilocation ? all : bivalue;
+        int n = s->bilocation ? n_all : n_bivalue;
         if (k == 0 && quiet) {
-            int kept = 0;
-            for (int j = 0; j < n; j++) {
-                if (!(quiet >> ((starts[j] >> 1) % 9) & 1)) starts[kept++] = starts[j];
+            n = 0;
+            for (int j = 0; j < n_all; j++) {
+                if (!(quiet >> ((all[j] >> 1) % 9) & 1)) kept[n++] = all[j];
             }
-            n = kept;
+            starts = kept;
         }
         /* The components of the graph of both links prune every search's starts and cycles. */
         pruned = n > 0;
@@ -735,6 +846,7 @@ static uint16_t chain_keys[MAX_NODES], chain_causes[MAX_NODES];
 
 /* Every cycle from `start` (cycles() in the reference, no limit): the nodes closing one. */
 static int all_cycles(int start) {
+    const int comp = cycle_component(start);
     new_tree(start);
     int *ons = layer_a, *offs = layer_b, n_ons = 1, n_ends = 0, length = 0;
     ons[0] = 0;
@@ -745,7 +857,7 @@ static int all_cycles(int start) {
             const uint16_t *next;
             int n = ons[k], m = implied(node_key[n], &next);
             for (int j = 0; j < m; j++) {
-                if (may_cycle(start, next[j]) && !implied_before(n, next[j]))
+                if (may_cycle(comp, next[j]) && !implied_before(n, next[j]))
                     offs[n_offs++] = add_node(next[j], n);
             }
         }
@@ -757,7 +869,7 @@ static int all_cycles(int start) {
                 int p = next[j];
                 if (p == start) {
                     if (length >= 4) ends[n_ends++] = add_node(p, n);
-                } else if (may_cycle(start, p) && first_seen(p)) {
+                } else if (may_cycle(comp, p) && first_seen(p)) {
                     ons[n_ons++] = add_node(p, n);
                 }
             }
@@ -851,7 +963,7 @@ const Chains *every_chain(const mask_t *cands) {
             int cell = (start >> 1) / 9;
             mask_t bit = (mask_t)(1u << (start >> 1) % 9);
             for (int assumed = start; assumed >= start - 1; assumed--) {
-                int n = leads_to(assumed, assumed ^ 1) ? forcing_path(assumed, chain_keys) : 0;
+                int n = leads_to_negation(assumed) ? forcing_path(assumed, chain_keys) : 0;
                 if (!n) continue;
                 mask_t removals[81] = {0};
                 removals[cell] = assumed & 1 ? bit : (mask_t)(cands[cell] ^ bit);
