@@ -228,6 +228,35 @@ static int frees_all(const mask_t *cands, int cx, int cy, int cz, const Free *f)
     return 1;
 }
 
+/* Where the triples stirred since a search found nothing lie, when their cells are not
+ * `fresh`: a triple is tried again when one of its cells is fresh, or when a changed cell of two
+ * or three candidates sees all three (see aligned_triplet_exclusion). So a triple stirred by a
+ * fresh third s lies in the cells seeing two of s's excluders (its two excluders are s's), and
+ * one stirred by a changed excluder e in e's peers: each such set is a group, and a pair of
+ * cells neither fresh is stirred only within a group holding both. */
+typedef struct {
+    bb_t fresh, group[2 * 81];    /* a changed excluder's, a fresh third's: two a cell at most */
+    int n;
+} Stirred;
+
+static void stirred_groups(bb_t few, bb_t thirds, bb_t fresh, bb_t changed, Stirred *st) {
+    st->fresh = fresh;
+    st->n = 0;
+    for (bb_t r = changed & few; r; r &= r - 1) st->group[st->n++] = PEER_BB[bb_first(r)];
+    for (bb_t r = fresh & thirds; r; r &= r - 1)
+        st->group[st->n++] = seeing_two(PEER_BB[bb_first(r)] & few);
+}
+
+/* The cells that may make a stirred triple with y, y not fresh: the fresh cells, and those
+ * sharing a group with y. */
+static bb_t stirring(const Stirred *st, int y) {
+    bb_t with = st->fresh;
+    for (int k = 0; k < st->n; k++) {
+        if (bb_has(st->group[k], y)) with |= st->group[k];
+    }
+    return with;
+}
+
 /* SE's aligned triplet exclusion: the first triple of base cells, in SE's order, that removes
  * something. A triple finds what it found last time when its cells, their being base cells, and
  * the cells all three see are as they were: so when the last search found nothing and only
@@ -250,11 +279,16 @@ Found aligned_triplet_exclusion(Board *b) {
     bb_t thirds = based & few;  /* base cells of two or three candidates */
     bb_t fresh = 0, changed = 0;
     int known = since_nothing(b, b->triplets_known, &b->triplets, based, &fresh, &changed);
+    Stirred st;
+    if (known) stirred_groups(few, thirds, fresh, changed, &st);
     for (bb_t ry = based; ry; ry &= ry - 1) {
         int y = bb_first(ry);
-        /* the x's before y that share two excluders with it at least (for any third, fewer
-         * exclude nothing) */
-        bb_t xs = based & (bb_cell(y) - 1) & seeing_two(PEER_BB[y] & few);
+        bb_t xs = based & (bb_cell(y) - 1);
+        if (known && !bb_has(fresh, y)) xs &= stirring(&st, y);
+        if (!xs) continue;
+        /* the x's that share two excluders with y at least (for any third, fewer exclude
+         * nothing) */
+        xs &= seeing_two(PEER_BB[y] & few);
         for (bb_t rx = xs; rx; rx &= rx - 1) {
             int x = bb_first(rx);
             bb_t common = PEER_BB[x] & PEER_BB[y] & few;
