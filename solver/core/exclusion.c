@@ -257,6 +257,20 @@ static bb_t stirring(const Stirred *st, int y) {
     return with;
 }
 
+/* The thirds z of base cells x < y whose triple {x, y, z} the search met already, at an earlier
+ * pair of its cells (pairs come by the later cell, then the earlier one): as (x, z) with third
+ * y when x < z < y, as (z, x) with third y or (z, y) with third x when z < x, each where that
+ * third is one (of two or three candidates, seeing one of the pair). What a triple removes does
+ * not depend on the order of its cells (the rule is the same for each), and a triple met before
+ * removed nothing, else the search would have stopped there. */
+static bb_t met_before(bb_t thirds, int x, int y) {
+    int aligned = bb_has(PEER_BB[x], y);
+    bb_t before_x = bb_cell(x) - 1, before_y = bb_cell(y) - 1, met = 0;
+    if (bb_has(thirds, y)) met |= (aligned ? ~(bb_t)0 : PEER_BB[y]) & before_y;
+    if (bb_has(thirds, x)) met |= (aligned ? ~(bb_t)0 : PEER_BB[x]) & before_x;
+    return met;
+}
+
 /* SE's aligned triplet exclusion: the first triple of base cells, in SE's order, that removes
  * something. A triple finds what it found last time when its cells, their being base cells, and
  * the cells all three see are as they were: so when the last search found nothing and only
@@ -302,6 +316,7 @@ Found aligned_triplet_exclusion(Board *b) {
                 for (bb_t r = PEER_BB[x] & PEER_BB[y] & changed & few; r; r &= r - 1) near |= PEER_BB[bb_first(r)];
                 thirds_here &= fresh | near;
             }
+            thirds_here &= ~met_before(thirds, x, y);
             if (!thirds_here) continue;
             thirds_here &= seeing_two(common);  /* a third needs two excluders too */
             if (!thirds_here) continue;
