@@ -63,6 +63,25 @@ static void found_nothing(const Board *b, int *known, Nothing *now, bb_t base) {
     now->base = base;
 }
 
+/* The digits that may go from a base cell paired with cell c: for a digit d of it to go, every
+ * digit of c but d must be barred with d, each by an excluder {d, digit} (a bivalue cell seeing
+ * both cells, so a bivalue peer of c); d itself is barred only when the cells see each other.
+ * These are the digits d with which every other digit of c shares a bivalue peer of c. */
+static unsigned going_with(const mask_t *cands, int c, bb_t bivalue) {
+    unsigned shares[9] = {0};  /* shares[d]: the other digits of c's bivalue peers holding d */
+    for (bb_t r = PEER_BB[c] & bivalue; r; r &= r - 1) {
+        unsigned m = cands[bb_first(r)];
+        int lo = low_bit_index(m), hi = low_bit_index(m & (m - 1));
+        shares[lo] |= 1u << hi;
+        shares[hi] |= 1u << lo;
+    }
+    unsigned going = 0;
+    for (int d = 0; d < 9; d++) {
+        if (!(cands[c] & ~(1u << d) & ~shares[d])) going |= 1u << d;
+    }
+    return going;
+}
+
 Found aligned_pair_exclusion(Board *b) {
     const mask_t *cands = b->cands;
     bb_t bivalue = 0, single = 0;
@@ -83,9 +102,18 @@ Found aligned_pair_exclusion(Board *b) {
     bb_t fresh = 0, changed = 0, near = 0;  /* near: the cells seeing a changed one */
     int known = since_nothing(b, b->pairs_known, &b->pairs, based, &fresh, &changed);
     for (bb_t r = changed; known && r; r &= r - 1) near |= PEER_BB[bb_first(r)];
+    /* a pair x, y removes something only if a digit of x may go with y, or one of y with x */
+    unsigned going[81];
+    bb_t goes = 0;  /* the base cells with which some digit may go */
+    for (bb_t r = based; r; r &= r - 1) {
+        int i = bb_first(r);
+        going[i] = going_with(cands, i, bivalue);
+        if (going[i]) goes |= bb_cell(i);
+    }
     for (bb_t ry = based; ry; ry &= ry - 1) {
         int y = bb_first(ry);
         bb_t xs = based & (bb_cell(y) - 1);
+        if (!going[y]) xs &= goes;
         /* a y neither changed, nor new, nor seeing a changed cell is stirred by x alone */
         if (known && !bb_has(fresh | near, y)) xs &= fresh;
         /* the x's that share two excluders with y at least */
@@ -94,6 +122,7 @@ Found aligned_pair_exclusion(Board *b) {
             int x = bb_first(rx);
             bb_t common = PEER_BB[x] & PEER_BB[y] & bivalue;
             if (known && !stirred(x, y, fresh, changed)) continue;
+            if (!(cands[x] & going[y]) && !(cands[y] & going[x])) continue;
             /* A digit of x goes only if every digit of y but one is an excluder's, and the
              * other way round: without that, nothing goes (the reference tries them all). */
             unsigned held = 0;
