@@ -322,31 +322,36 @@ Found aligned_triplet_exclusion(Board *b) {
     bb_t thirds = based & few;  /* base cells of two or three candidates */
     bb_t fresh = 0, changed = 0;
     int known = since_nothing(b, b->triplets_known, &b->triplets, based, &fresh, &changed);
-    Stirred st;
+    Stirred st = {.n = 0};  /* read only when known */
     if (known) stirred_groups(few, thirds, fresh, changed, &st);
     for (bb_t ry = based; ry; ry &= ry - 1) {
         int y = bb_first(ry);
+        int y_fresh = !known || bb_has(fresh, y);  /* every triple of y is stirred */
         bb_t xs = based & (bb_cell(y) - 1);
-        if (known && !bb_has(fresh, y)) xs &= stirring(&st, y);
+        if (!y_fresh) xs &= stirring(&st, y);
         if (!xs) continue;
         /* the x's that share two excluders with y at least (for any third, fewer exclude
          * nothing) */
-        xs &= seeing_two(PEER_BB[y] & few);
+        bb_t y_few = PEER_BB[y] & few, others = thirds & ~bb_cell(y);
+        bb_t y_thirds = PEER_BB[y] & others, y_changed = y_few & changed;
+        xs &= seeing_two(y_few);
         for (bb_t rx = xs; rx; rx &= rx - 1) {
             int x = bb_first(rx);
-            bb_t common = PEER_BB[x] & PEER_BB[y] & few;
+            bb_t x_peers = PEER_BB[x];
             /* Whether some third removes something, the thirds taken in any order: the first in
              * SE's order is looked for only then (most pairs have none). */
-            bb_t thirds_here = (PEER_BB[x] | PEER_BB[y]) & thirds & ~(bb_cell(x) | bb_cell(y));
-            if (known && !((bb_cell(x) | bb_cell(y)) & fresh)) {  /* not stirred by x or y */
+            bb_t thirds_here = ((x_peers & others) | y_thirds) & ~bb_cell(x);
+            if (!y_fresh && !bb_has(fresh, x)) {  /* not stirred by x or y */
                 /* the thirds that see a changed excluder of x and y (a cell of more candidates
                  * excludes nothing, and one that lost its excluding leaves less excluded) */
                 bb_t near = 0;
-                for (bb_t r = PEER_BB[x] & PEER_BB[y] & changed & few; r; r &= r - 1) near |= PEER_BB[bb_first(r)];
+                for (bb_t r = x_peers & y_changed; r; r &= r - 1) near |= PEER_BB[bb_first(r)];
                 thirds_here &= fresh | near;
             }
+            if (!thirds_here) continue;
             thirds_here &= ~met_before(thirds, x, y);
             if (!thirds_here) continue;
+            bb_t common = x_peers & y_few;
             thirds_here &= seeing_two(common);  /* a third needs two excluders too */
             if (!thirds_here) continue;
             /* with two thirds or more, most are cleared at once by what all the excluders allow */
