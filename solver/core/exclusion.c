@@ -40,9 +40,10 @@ static int since_nothing(const Board *b, int known, const Nothing *then, bb_t ba
 }
 
 /* Whether the pair of base cells x, y may find something it did not find then: one of them
- * changed or became a base cell, or a cell both see changed (see aligned_triplet_exclusion). */
-static int stirred(int x, int y, bb_t fresh, bb_t changed) {
-    return ((bb_cell(x) | bb_cell(y)) & fresh) || (PEER_BB[x] & PEER_BB[y] & changed);
+ * changed or became a base cell, or an excluder both see changed (see aligned_triplet_exclusion;
+ * a cell that lost its excluding leaves less excluded). */
+static int stirred(int x, int y, bb_t fresh, bb_t changed_excluders) {
+    return ((bb_cell(x) | bb_cell(y)) & fresh) || (PEER_BB[x] & PEER_BB[y] & changed_excluders);
 }
 
 /* The cells that see two of `cells` at least. */
@@ -54,6 +55,32 @@ static bb_t seeing_two(bb_t cells) {
         once |= peers;
     }
     return twice;
+}
+
+/* Where the pairs or triples stirred since a search found nothing lie, when their cells are not
+ * `fresh`: each group of cells holds some of them, and a pair of cells neither fresh is stirred
+ * only within a group holding both (see stirred_pairs, stirred_triples). */
+typedef struct {
+    bb_t fresh, group[2 * 81];    /* a changed excluder's, a fresh third's: two a cell at most */
+    int n;
+} Stirred;
+
+/* The cells that may make a stirred pair or triple with y, y not fresh: the fresh cells, and
+ * those sharing a group with y. */
+static bb_t stirring(const Stirred *st, int y) {
+    bb_t with = st->fresh;
+    for (int k = 0; k < st->n; k++) {
+        if (bb_has(st->group[k], y)) with |= st->group[k];
+    }
+    return with;
+}
+
+/* A pair is tried again when one of its cells is fresh, or a changed excluder sees both (see
+ * stirred): the groups are the changed excluders' peers. */
+static void stirred_pairs(bb_t bivalue, bb_t fresh, bb_t changed, Stirred *st) {
+    st->fresh = fresh;
+    st->n = 0;
+    for (bb_t r = changed & bivalue; r; r &= r - 1) st->group[st->n++] = PEER_BB[bb_first(r)];
 }
 
 /* Remember that a search found nothing on this position. */
@@ -82,6 +109,20 @@ static unsigned going_with(const mask_t *cands, int c, bb_t bivalue) {
     return going;
 }
 
+/* going_with by cell, for the cells `known`. */
+typedef struct {
+    bb_t known;
+    unsigned going[81];
+} Going;
+
+static unsigned going_of(Going *g, const mask_t *cands, int c, bb_t bivalue) {
+    if (!bb_has(g->known, c)) {
+        g->going[c] = going_with(cands, c, bivalue);
+        g->known |= bb_cell(c);
+    }
+    return g->going[c];
+}
+
 Found aligned_pair_exclusion(Board *b) {
     const mask_t *cands = b->cands;
     bb_t bivalue = 0, single = 0;
@@ -99,30 +140,26 @@ Found aligned_pair_exclusion(Board *b) {
     }
     /* As for triplets (see aligned_triplet_exclusion): a pair finds what it found last time
      * when its cells, their being base cells and the cells both see are as they were. */
-    bb_t fresh = 0, changed = 0, near = 0;  /* near: the cells seeing a changed one */
+    bb_t fresh = 0, changed = 0;
     int known = since_nothing(b, b->pairs_known, &b->pairs, based, &fresh, &changed);
-    for (bb_t r = changed; known && r; r &= r - 1) near |= PEER_BB[bb_first(r)];
-    /* a pair x, y removes something only if a digit of x may go with y, or one of y with x */
-    unsigned going[81];
-    bb_t goes = 0;  /* the base cells with which some digit may go */
-    for (bb_t r = based; r; r &= r - 1) {
-        int i = bb_first(r);
-        going[i] = going_with(cands, i, bivalue);
-        if (going[i]) goes |= bb_cell(i);
-    }
+    Stirred st = {.n = 0};  /* read only when known */
+    if (known) stirred_pairs(bivalue, fresh, changed, &st);
+    /* a pair x, y removes something only if a digit of x may go with y, or one of y with x
+     * (going_with, found for a cell when first asked) */
+    Going going = {.known = 0};
     for (bb_t ry = based; ry; ry &= ry - 1) {
         int y = bb_first(ry);
         bb_t xs = based & (bb_cell(y) - 1);
-        if (!going[y]) xs &= goes;
-        /* a y neither changed, nor new, nor seeing a changed cell is stirred by x alone */
-        if (known && !bb_has(fresh | near, y)) xs &= fresh;
+        if (known && !bb_has(fresh, y)) xs &= stirring(&st, y);
         /* the x's that share two excluders with y at least */
         if (xs) xs &= seeing_two(PEER_BB[y] & bivalue);
         for (bb_t rx = xs; rx; rx &= rx - 1) {
             int x = bb_first(rx);
             bb_t common = PEER_BB[x] & PEER_BB[y] & bivalue;
-            if (known && !stirred(x, y, fresh, changed)) continue;
-            if (!(cands[x] & going[y]) && !(cands[y] & going[x])) continue;
+            if (known && !stirred(x, y, fresh, changed & bivalue)) continue;
+            if (!(cands[x] & going_of(&going, cands, y, bivalue)) &&
+                !(cands[y] & going_of(&going, cands, x, bivalue)))
+                continue;
             /* A digit of x goes only if every digit of y but one is an excluder's, and the
              * other way round: without that, nothing goes (the reference tries them all). */
             unsigned held = 0;
@@ -257,33 +294,16 @@ static int frees_all(const mask_t *cands, int cx, int cy, int cz, const Free *f)
     return 1;
 }
 
-/* Where the triples stirred since a search found nothing lie, when their cells are not
- * `fresh`: a triple is tried again when one of its cells is fresh, or when a changed cell of two
- * or three candidates sees all three (see aligned_triplet_exclusion). So a triple stirred by a
- * fresh third s lies in the cells seeing two of s's excluders (its two excluders are s's), and
- * one stirred by a changed excluder e in e's peers: each such set is a group, and a pair of
- * cells neither fresh is stirred only within a group holding both. */
-typedef struct {
-    bb_t fresh, group[2 * 81];    /* a changed excluder's, a fresh third's: two a cell at most */
-    int n;
-} Stirred;
-
-static void stirred_groups(bb_t few, bb_t thirds, bb_t fresh, bb_t changed, Stirred *st) {
+/* A triple is tried again when one of its cells is fresh, or when a changed cell of two or three
+ * candidates sees all three (see aligned_triplet_exclusion). So a triple stirred by a fresh
+ * third s lies in the cells seeing two of s's excluders (its two excluders are s's), and one
+ * stirred by a changed excluder e in e's peers: those are the groups. */
+static void stirred_triples(bb_t few, bb_t thirds, bb_t fresh, bb_t changed, Stirred *st) {
     st->fresh = fresh;
     st->n = 0;
     for (bb_t r = changed & few; r; r &= r - 1) st->group[st->n++] = PEER_BB[bb_first(r)];
     for (bb_t r = fresh & thirds; r; r &= r - 1)
         st->group[st->n++] = seeing_two(PEER_BB[bb_first(r)] & few);
-}
-
-/* The cells that may make a stirred triple with y, y not fresh: the fresh cells, and those
- * sharing a group with y. */
-static bb_t stirring(const Stirred *st, int y) {
-    bb_t with = st->fresh;
-    for (int k = 0; k < st->n; k++) {
-        if (bb_has(st->group[k], y)) with |= st->group[k];
-    }
-    return with;
 }
 
 /* The thirds z of base cells x < y whose triple {x, y, z} the search met already, at an earlier
@@ -323,7 +343,7 @@ Found aligned_triplet_exclusion(Board *b) {
     bb_t fresh = 0, changed = 0;
     int known = since_nothing(b, b->triplets_known, &b->triplets, based, &fresh, &changed);
     Stirred st = {.n = 0};  /* read only when known */
-    if (known) stirred_groups(few, thirds, fresh, changed, &st);
+    if (known) stirred_triples(few, thirds, fresh, changed, &st);
     for (bb_t ry = based; ry; ry &= ry - 1) {
         int y = bb_first(ry);
         int y_fresh = !known || bb_has(fresh, y);  /* every triple of y is stirred */
