@@ -142,7 +142,8 @@ Found aligned_pair_exclusion(Board *b) {
      * when its cells, their being base cells and the cells both see are as they were. */
     bb_t fresh = 0, changed = 0;
     int known = since_nothing(b, b->pairs_known, &b->pairs, based, &fresh, &changed);
-    Stirred st = {.n = 0};  /* read only when known */
+    Stirred st;  /* read only when known */
+    st.n = 0;
     if (known) stirred_pairs(bivalue, fresh, changed, &st);
     /* a pair x, y removes something only if a digit of x may go with y, or one of y with x
      * (going_with, found for a cell when first asked) */
@@ -342,7 +343,8 @@ Found aligned_triplet_exclusion(Board *b) {
     bb_t thirds = based & few;  /* base cells of two or three candidates */
     bb_t fresh = 0, changed = 0;
     int known = since_nothing(b, b->triplets_known, &b->triplets, based, &fresh, &changed);
-    Stirred st = {.n = 0};  /* read only when known */
+    Stirred st;  /* read only when known */
+    st.n = 0;
     if (known) stirred_triples(few, thirds, fresh, changed, &st);
     for (bb_t ry = based; ry; ry &= ry - 1) {
         int y = bb_first(ry);
