@@ -18,6 +18,7 @@ typedef struct {
     int sukaku;                   /* SukakuExplainer's search (solver/uniqueness.py) */
     Found found;
     int stop;                     /* the step's hint was met */
+    bb_t holding[9];              /* the cells holding each digit in the snapshot */
     /* while finding the easiest key: the pairs known quiet before (NULL: none) and the cells
      * changed since, and the pairs quiet now (see every_hint) */
     bb_t (*was_quiet)[9], changed, (*quiet)[9];
@@ -340,10 +341,7 @@ static void every_hint(Ctx *c) {
     uint8_t known[512] = {0}, quiet[512] = {0};
     mask_t met[81];  /* the pairs met, in turn */
     int n_met = 0;
-    bb_t holding[9] = {0};  /* the cells holding each digit */
-    for (int i = 0; i < 81; i++) {
-        for (unsigned m = cands[i]; m; m &= m - 1) holding[low_bit_index(m)] |= bb_cell(i);
-    }
+    const bb_t *holding = c->holding;
     for (int start = 0; start < 81 && !c->stop; start++) {
         if (pop(cands[start]) != 2) continue;
         mask_t pair = cands[start];
@@ -398,6 +396,7 @@ static Found easiest(Board *b, int rectangle, int base, int sukaku) {
     c.values = b->values;
     c.b = b;
     c.sukaku = sukaku;
+    memcpy(c.holding, board_digits(b), sizeof c.holding);  /* the board's, as the snapshot */
     if (b->loops_at != b->version || b->loops_key[3] != sukaku) {
         QuietPairs *q = &b->loops_quiet;
         bb_t quiet[9][9] = {{0}};
