@@ -57,6 +57,13 @@ static bb_t seeing_two(bb_t cells) {
     return twice;
 }
 
+/* The cells that see one of `cells` at least. */
+static bb_t peers_of(bb_t cells) {
+    bb_t seeing = 0;
+    for (bb_t r = cells; r; r &= r - 1) seeing |= PEER_BB[bb_first(r)];
+    return seeing;
+}
+
 /* Where the pairs or triples stirred since a search found nothing lie, when their cells are not
  * `fresh`: each group of cells holds some of them, and a pair of cells neither fresh is stirred
  * only within a group holding both (see stirred_pairs, stirred_triples). */
@@ -125,19 +132,16 @@ static unsigned going_of(Going *g, const mask_t *cands, int c, bb_t bivalue) {
 
 Found aligned_pair_exclusion(Board *b) {
     const mask_t *cands = b->cands;
-    bb_t bivalue = 0, single = 0;
+    bb_t bivalue = 0, single = 0, several = 0;  /* several: two candidates or more */
     for (int i = 0; i < 81; i++) {
-        if (pop(cands[i]) == 2) bivalue |= bb_cell(i);
-        if (pop(cands[i]) == 1) single |= bb_cell(i);
+        int n = pop(cands[i]);
+        if (n == 2) bivalue |= bb_cell(i);
+        if (n == 1) single |= bb_cell(i);
+        if (n >= 2) several |= bb_cell(i);
     }
     /* SE's base cells, but those seeing one bivalue cell only: they pair with none, and the
      * pairs of the others keep their order */
-    bb_t based = 0;
-    for (int i = 0; i < 81; i++) {
-        bb_t seen = PEER_BB[i] & bivalue;
-        if (pop(cands[i]) >= 2 && (seen & (seen - 1)) && !(PEER_BB[i] & single))
-            based |= bb_cell(i);
-    }
+    bb_t based = several & seeing_two(bivalue) & ~peers_of(single);
     /* As for triplets (see aligned_triplet_exclusion): a pair finds what it found last time
      * when its cells, their being base cells and the cells both see are as they were. */
     bb_t fresh = 0, changed = 0;
@@ -329,17 +333,14 @@ static bb_t met_before(bb_t thirds, int x, int y) {
 Found aligned_triplet_exclusion(Board *b) {
     work_charge(WORK_TRIPLET);
     const mask_t *cands = b->cands;
-    bb_t few = 0, single = 0;
+    bb_t few = 0, single = 0, several = 0;  /* several: two candidates or more */
     for (int i = 0; i < 81; i++) {
         int n = pop(cands[i]);
         if (n == 2 || n == 3) few |= bb_cell(i);
         if (n == 1) single |= bb_cell(i);
+        if (n >= 2) several |= bb_cell(i);
     }
-    bb_t based = 0;
-    for (int i = 0; i < 81; i++) {
-        if (pop(cands[i]) >= 2 && (PEER_BB[i] & few) && !(PEER_BB[i] & single))
-            based |= bb_cell(i);
-    }
+    bb_t based = several & peers_of(few) & ~peers_of(single);
     bb_t thirds = based & few;  /* base cells of two or three candidates */
     bb_t fresh = 0, changed = 0;
     int known = since_nothing(b, b->triplets_known, &b->triplets, based, &fresh, &changed);
