@@ -198,6 +198,15 @@ typedef struct {
     bb_t base;
 } Nothing;
 
+/* The pairs of digits whose unique loops' search met no loop with an extra cell on a position
+ * (uniqueness.c): its candidates, whose search (SukakuExplainer's or SE's), and by pair (lower
+ * digit, higher digit) the cells holding both digits then, 0 when the pair is not known quiet. */
+typedef struct {
+    mask_t cands[81];
+    int sukaku;
+    bb_t quiet[9][9];
+} QuietPairs;
+
 struct Board {
     uint8_t values[81];
     mask_t cands[81];
@@ -212,6 +221,7 @@ struct Board {
     int pairs_known;              /* aligned pair exclusion found nothing on pairs.cands */
     uint16_t x_quiet;             /* the digits whose X-cycles and chains found nothing, on */
     int loops_key[4];             /* the easiest unique loop hint: found, value, type, sukaku */
+    int loops_known;              /* loops_quiet holds (uniqueness.c) */
     int no_grave_sukaku;          /* no_grave_at holds for SukakuExplainer's BUG search */
     bb_t digits[9];               /* cells allowing digit d+1 */
     uint16_t positions[27][9];    /* bit k: cell k of unit u allows digit d+1 */
@@ -222,6 +232,7 @@ struct Board {
     ChainHint chain;
     bb_t x_quiet_places[9];       /* ... these places (cycles.c) */
     Nothing triplets, pairs;      /* the positions where those found nothing (exclusion.c) */
+    QuietPairs loops_quiet;       /* the pairs whose unique loops found nothing (uniqueness.c) */
 };
 
 void board_from_grid(Board *b, const uint8_t grid[81]);

@@ -40,9 +40,10 @@ static int since_nothing(const Board *b, int known, const Nothing *then, bb_t ba
 }
 
 /* Whether the pair of base cells x, y may find something it did not find then: one of them
- * changed or became a base cell, or a cell both see changed (see aligned_triplet_exclusion). */
-static int stirred(int x, int y, bb_t fresh, bb_t changed) {
-    return ((bb_cell(x) | bb_cell(y)) & fresh) || (PEER_BB[x] & PEER_BB[y] & changed);
+ * changed or became a base cell, or an excluder both see changed (see aligned_triplet_exclusion;
+ * a cell that lost its excluding leaves less excluded). */
+static int stirred(int x, int y, bb_t fresh, bb_t changed_excluders) {
+    return ((bb_cell(x) | bb_cell(y)) & fresh) || (PEER_BB[x] & PEER_BB[y] & changed_excluders);
 }
 
 /* The cells that see two of `cells` at least. */
@@ -56,6 +57,39 @@ static bb_t seeing_two(bb_t cells) {
     return twice;
 }
 
+/* The cells that see one of `cells` at least. */
+static bb_t peers_of(bb_t cells) {
+    bb_t seeing = 0;
+    for (bb_t r = cells; r; r &= r - 1) seeing |= PEER_BB[bb_first(r)];
+    return seeing;
+}
+
+/* Where the pairs or triples stirred since a search found nothing lie, when their cells are not
+ * `fresh`: each group of cells holds some of them, and a pair of cells neither fresh is stirred
+ * only within a group holding both (see stirred_pairs, stirred_triples). */
+typedef struct {
+    bb_t fresh, group[2 * 81];    /* a changed excluder's, a fresh third's: two a cell at most */
+    int n;
+} Stirred;
+
+/* The cells that may make a stirred pair or triple with y, y not fresh: the fresh cells, and
+ * those sharing a group with y. */
+static bb_t stirring(const Stirred *st, int y) {
+    bb_t with = st->fresh;
+    for (int k = 0; k < st->n; k++) {
+        if (bb_has(st->group[k], y)) with |= st->group[k];
+    }
+    return with;
+}
+
+/* A pair is tried again when one of its cells is fresh, or a changed excluder sees both (see
+ * stirred): the groups are the changed excluders' peers. */
+static void stirred_pairs(bb_t bivalue, bb_t fresh, bb_t changed, Stirred *st) {
+    st->fresh = fresh;
+    st->n = 0;
+    for (bb_t r = changed & bivalue; r; r &= r - 1) st->group[st->n++] = PEER_BB[bb_first(r)];
+}
+
 /* Remember that a search found nothing on this position. */
 static void found_nothing(const Board *b, int *known, Nothing *now, bb_t base) {
     *known = 1;
@@ -63,37 +97,74 @@ static void found_nothing(const Board *b, int *known, Nothing *now, bb_t base) {
     now->base = base;
 }
 
+/* The digits that may go from a base cell paired with cell c: for a digit d of it to go, every
+ * digit of c but d must be barred with d, each by an excluder {d, digit} (a bivalue cell seeing
+ * both cells, so a bivalue peer of c); d itself is barred only when the cells see each other.
+ * These are the digits d with which every other digit of c shares a bivalue peer of c. */
+static unsigned going_with(const mask_t *cands, int c, bb_t bivalue) {
+    unsigned shares[9] = {0};  /* shares[d]: the other digits of c's bivalue peers holding d */
+    for (bb_t r = PEER_BB[c] & bivalue; r; r &= r - 1) {
+        unsigned m = cands[bb_first(r)];
+        int lo = low_bit_index(m), hi = low_bit_index(m & (m - 1));
+        shares[lo] |= 1u << hi;
+        shares[hi] |= 1u << lo;
+    }
+    unsigned going = 0;
+    for (int d = 0; d < 9; d++) {
+        if (!(cands[c] & ~(1u << d) & ~shares[d])) going |= 1u << d;
+    }
+    return going;
+}
+
+/* going_with by cell, for the cells `known`. */
+typedef struct {
+    bb_t known;
+    unsigned going[81];
+} Going;
+
+static unsigned going_of(Going *g, const mask_t *cands, int c, bb_t bivalue) {
+    if (!bb_has(g->known, c)) {
+        g->going[c] = going_with(cands, c, bivalue);
+        g->known |= bb_cell(c);
+    }
+    return g->going[c];
+}
+
 Found aligned_pair_exclusion(Board *b) {
     const mask_t *cands = b->cands;
-    bb_t bivalue = 0, single = 0;
+    bb_t bivalue = 0, single = 0, several = 0;  /* several: two candidates or more */
     for (int i = 0; i < 81; i++) {
-        if (pop(cands[i]) == 2) bivalue |= bb_cell(i);
-        if (pop(cands[i]) == 1) single |= bb_cell(i);
+        int n = pop(cands[i]);
+        if (n == 2) bivalue |= bb_cell(i);
+        if (n == 1) single |= bb_cell(i);
+        if (n >= 2) several |= bb_cell(i);
     }
     /* SE's base cells, but those seeing one bivalue cell only: they pair with none, and the
      * pairs of the others keep their order */
-    bb_t based = 0;
-    for (int i = 0; i < 81; i++) {
-        bb_t seen = PEER_BB[i] & bivalue;
-        if (pop(cands[i]) >= 2 && (seen & (seen - 1)) && !(PEER_BB[i] & single))
-            based |= bb_cell(i);
-    }
+    bb_t based = several & seeing_two(bivalue) & ~peers_of(single);
     /* As for triplets (see aligned_triplet_exclusion): a pair finds what it found last time
      * when its cells, their being base cells and the cells both see are as they were. */
-    bb_t fresh = 0, changed = 0, near = 0;  /* near: the cells seeing a changed one */
+    bb_t fresh = 0, changed = 0;
     int known = since_nothing(b, b->pairs_known, &b->pairs, based, &fresh, &changed);
-    for (bb_t r = changed; known && r; r &= r - 1) near |= PEER_BB[bb_first(r)];
+    Stirred st;  /* read only when known */
+    st.n = 0;
+    if (known) stirred_pairs(bivalue, fresh, changed, &st);
+    /* a pair x, y removes something only if a digit of x may go with y, or one of y with x
+     * (going_with, found for a cell when first asked) */
+    Going going = {.known = 0};
     for (bb_t ry = based; ry; ry &= ry - 1) {
         int y = bb_first(ry);
         bb_t xs = based & (bb_cell(y) - 1);
-        /* a y neither changed, nor new, nor seeing a changed cell is stirred by x alone */
-        if (known && !bb_has(fresh | near, y)) xs &= fresh;
+        if (known && !bb_has(fresh, y)) xs &= stirring(&st, y);
         /* the x's that share two excluders with y at least */
         if (xs) xs &= seeing_two(PEER_BB[y] & bivalue);
         for (bb_t rx = xs; rx; rx &= rx - 1) {
             int x = bb_first(rx);
             bb_t common = PEER_BB[x] & PEER_BB[y] & bivalue;
-            if (known && !stirred(x, y, fresh, changed)) continue;
+            if (known && !stirred(x, y, fresh, changed & bivalue)) continue;
+            if (!(cands[x] & going_of(&going, cands, y, bivalue)) &&
+                !(cands[y] & going_of(&going, cands, x, bivalue)))
+                continue;
             /* A digit of x goes only if every digit of y but one is an excluder's, and the
              * other way round: without that, nothing goes (the reference tries them all). */
             unsigned held = 0;
@@ -228,6 +299,32 @@ static int frees_all(const mask_t *cands, int cx, int cy, int cz, const Free *f)
     return 1;
 }
 
+/* A triple is tried again when one of its cells is fresh, or when a changed cell of two or three
+ * candidates sees all three (see aligned_triplet_exclusion). So a triple stirred by a fresh
+ * third s lies in the cells seeing two of s's excluders (its two excluders are s's), and one
+ * stirred by a changed excluder e in e's peers: those are the groups. */
+static void stirred_triples(bb_t few, bb_t thirds, bb_t fresh, bb_t changed, Stirred *st) {
+    st->fresh = fresh;
+    st->n = 0;
+    for (bb_t r = changed & few; r; r &= r - 1) st->group[st->n++] = PEER_BB[bb_first(r)];
+    for (bb_t r = fresh & thirds; r; r &= r - 1)
+        st->group[st->n++] = seeing_two(PEER_BB[bb_first(r)] & few);
+}
+
+/* The thirds z of base cells x < y whose triple {x, y, z} the search met already, at an earlier
+ * pair of its cells (pairs come by the later cell, then the earlier one): as (x, z) with third
+ * y when x < z < y, as (z, x) with third y or (z, y) with third x when z < x, each where that
+ * third is one (of two or three candidates, seeing one of the pair). What a triple removes does
+ * not depend on the order of its cells (the rule is the same for each), and a triple met before
+ * removed nothing, else the search would have stopped there. */
+static bb_t met_before(bb_t thirds, int x, int y) {
+    int aligned = bb_has(PEER_BB[x], y);
+    bb_t before_x = bb_cell(x) - 1, before_y = bb_cell(y) - 1, met = 0;
+    if (bb_has(thirds, y)) met |= (aligned ? ~(bb_t)0 : PEER_BB[y]) & before_y;
+    if (bb_has(thirds, x)) met |= (aligned ? ~(bb_t)0 : PEER_BB[x]) & before_x;
+    return met;
+}
+
 /* SE's aligned triplet exclusion: the first triple of base cells, in SE's order, that removes
  * something. A triple finds what it found last time when its cells, their being base cells, and
  * the cells all three see are as they were: so when the last search found nothing and only
@@ -236,39 +333,48 @@ static int frees_all(const mask_t *cands, int cx, int cy, int cz, const Free *f)
 Found aligned_triplet_exclusion(Board *b) {
     work_charge(WORK_TRIPLET);
     const mask_t *cands = b->cands;
-    bb_t few = 0, single = 0;
+    bb_t few = 0, single = 0, several = 0;  /* several: two candidates or more */
     for (int i = 0; i < 81; i++) {
         int n = pop(cands[i]);
         if (n == 2 || n == 3) few |= bb_cell(i);
         if (n == 1) single |= bb_cell(i);
+        if (n >= 2) several |= bb_cell(i);
     }
-    bb_t based = 0;
-    for (int i = 0; i < 81; i++) {
-        if (pop(cands[i]) >= 2 && (PEER_BB[i] & few) && !(PEER_BB[i] & single))
-            based |= bb_cell(i);
-    }
+    bb_t based = several & peers_of(few) & ~peers_of(single);
     bb_t thirds = based & few;  /* base cells of two or three candidates */
     bb_t fresh = 0, changed = 0;
     int known = since_nothing(b, b->triplets_known, &b->triplets, based, &fresh, &changed);
+    Stirred st;  /* read only when known */
+    st.n = 0;
+    if (known) stirred_triples(few, thirds, fresh, changed, &st);
     for (bb_t ry = based; ry; ry &= ry - 1) {
         int y = bb_first(ry);
-        /* the x's before y that share two excluders with it at least (for any third, fewer
-         * exclude nothing) */
-        bb_t xs = based & (bb_cell(y) - 1) & seeing_two(PEER_BB[y] & few);
+        int y_fresh = !known || bb_has(fresh, y);  /* every triple of y is stirred */
+        bb_t xs = based & (bb_cell(y) - 1);
+        if (!y_fresh) xs &= stirring(&st, y);
+        if (!xs) continue;
+        /* the x's that share two excluders with y at least (for any third, fewer exclude
+         * nothing) */
+        bb_t y_few = PEER_BB[y] & few, others = thirds & ~bb_cell(y);
+        bb_t y_thirds = PEER_BB[y] & others, y_changed = y_few & changed;
+        xs &= seeing_two(y_few);
         for (bb_t rx = xs; rx; rx &= rx - 1) {
             int x = bb_first(rx);
-            bb_t common = PEER_BB[x] & PEER_BB[y] & few;
+            bb_t x_peers = PEER_BB[x];
             /* Whether some third removes something, the thirds taken in any order: the first in
              * SE's order is looked for only then (most pairs have none). */
-            bb_t thirds_here = (PEER_BB[x] | PEER_BB[y]) & thirds & ~(bb_cell(x) | bb_cell(y));
-            if (known && !((bb_cell(x) | bb_cell(y)) & fresh)) {  /* not stirred by x or y */
+            bb_t thirds_here = ((x_peers & others) | y_thirds) & ~bb_cell(x);
+            if (!y_fresh && !bb_has(fresh, x)) {  /* not stirred by x or y */
                 /* the thirds that see a changed excluder of x and y (a cell of more candidates
                  * excludes nothing, and one that lost its excluding leaves less excluded) */
                 bb_t near = 0;
-                for (bb_t r = PEER_BB[x] & PEER_BB[y] & changed & few; r; r &= r - 1) near |= PEER_BB[bb_first(r)];
+                for (bb_t r = x_peers & y_changed; r; r &= r - 1) near |= PEER_BB[bb_first(r)];
                 thirds_here &= fresh | near;
             }
             if (!thirds_here) continue;
+            thirds_here &= ~met_before(thirds, x, y);
+            if (!thirds_here) continue;
+            bb_t common = x_peers & y_few;
             thirds_here &= seeing_two(common);  /* a third needs two excluders too */
             if (!thirds_here) continue;
             /* with two thirds or more, most are cleared at once by what all the excluders allow */

@@ -18,6 +18,11 @@ typedef struct {
     int sukaku;                   /* SukakuExplainer's search (solver/uniqueness.py) */
     Found found;
     int stop;                     /* the step's hint was met */
+    bb_t holding[9];              /* the cells holding each digit in the snapshot */
+    /* while finding the easiest key: the pairs known quiet before (NULL: none) and the cells
+     * changed since, and the pairs quiet now (see every_hint) */
+    bb_t (*was_quiet)[9], changed, (*quiet)[9];
+    uint8_t hinted[9][9];         /* by pair, a loop with extra cells was met (see quiet_of) */
     /* the loop being searched */
     int start;
     mask_t pair;
@@ -43,6 +48,15 @@ int loop_bonus(int size) {
         if (size >= T.loop_bonus[k][0]) return T.loop_bonus[k][1];
     }
     return 0;
+}
+
+/* A pair's place in the tables by pair (QuietPairs): its lower digit, its higher digit. */
+static bb_t *quiet_of(bb_t quiet[9][9], mask_t pair) {
+    return &quiet[low_bit_index(pair)][low_bit_index(pair & (pair - 1))];
+}
+
+static uint8_t *hinted_of(Ctx *c, mask_t pair) {
+    return &c->hinted[low_bit_index(pair)][low_bit_index(pair & (pair - 1))];
 }
 
 /* One hint: its value above 4.5 (tenths), type, loop size, removals (cell, digits). */
@@ -207,6 +221,7 @@ static void loop_hints(Ctx *c) {
         if (pop(cands[c->path[k]]) > 2) extra[ne++] = c->path[k];
     }
     if (!ne) return;
+    *hinted_of(c, pair) = 1;  /* its hints read more than the cells holding the pair */
     if (ne == 1) {
         emit(c, base, 1, c->len, extra, &pair, 1);
         return;
@@ -304,27 +319,44 @@ static void by_unit(bb_t cells, uint16_t out[27]) {
     }
 }
 
+/* Whether the search on the pair, holding `with` now, finds what it found on the position where
+ * it was quiet: then the cells holding the pair were `with`, and none of them changed since (a
+ * shortcut of the core; see every_hint). */
+static int still_quiet(const Ctx *c, mask_t pair, bb_t with) {
+    if (!c->was_quiet) return 0;
+    bb_t was = *quiet_of(c->was_quiet, pair);
+    return was && was == with && !(was & c->changed);
+}
+
+/* Every hint of every loop, from each start in turn. While finding the easiest key, a pair
+ * whose search met no loop with an extra cell (`quiet`) read only the candidates of the cells
+ * holding the pair: its starts, the cells its paths go through and their extra digits, all
+ * among those. When none of those cells changed since (candidates only went), they are the
+ * cells holding it still, and its search is the same, met no loop with an extra cell again and
+ * gives no hint: it is not searched again. */
 static void every_hint(Ctx *c) {
     const mask_t *cands = c->cands;
     bb_t with_pair[512], open[512];  /* by pair, computed for the first start on it */
     uint16_t with_pair_in[512][27], open_in[512][27];
-    uint8_t known[512] = {0};
-    bb_t holding[9] = {0};  /* the cells holding each digit */
-    for (int i = 0; i < 81; i++) {
-        for (unsigned m = cands[i]; m; m &= m - 1) holding[low_bit_index(m)] |= bb_cell(i);
-    }
+    uint8_t known[512] = {0}, quiet[512] = {0};
+    mask_t met[81];  /* the pairs met, in turn */
+    int n_met = 0;
+    const bb_t *holding = c->holding;
     for (int start = 0; start < 81 && !c->stop; start++) {
         if (pop(cands[start]) != 2) continue;
         mask_t pair = cands[start];
         if (!known[pair]) {
             known[pair] = 1;
+            met[n_met++] = pair;
             with_pair[pair] = holding[low_bit_index(pair)] &
                               holding[low_bit_index(pair & (pair - 1))];
+            quiet[pair] = still_quiet(c, pair, with_pair[pair]);
+            if (quiet[pair]) continue;
             open[pair] = open_cells(with_pair[pair]);
             by_unit(with_pair[pair], with_pair_in[pair]);
             by_unit(open[pair], open_in[pair]);
         }
-        if (!bb_has(open[pair], start)) continue;
+        if (quiet[pair] || !bb_has(open[pair], start)) continue;
         c->pair = pair;
         c->with_pair = with_pair_in[pair];
         c->open = open_in[pair];
@@ -337,6 +369,20 @@ static void every_hint(Ctx *c) {
         extend(c, start, T.loop_max_extra_cells, 0, -1);
         c->on_path[start] = 0;
     }
+    for (int k = 0; c->quiet && k < n_met; k++) {
+        mask_t pair = met[k];
+        *quiet_of(c->quiet, pair) = *hinted_of(c, pair) ? 0 : with_pair[pair];
+    }
+}
+
+/* The cells whose candidates changed since `then`; 0 when a candidate came back. */
+static int changed_since(const mask_t then[81], const mask_t now[81], bb_t *changed) {
+    *changed = 0;
+    for (int i = 0; i < 81; i++) {
+        if (now[i] & ~then[i]) return 0;
+        if (now[i] != then[i]) *changed |= bb_cell(i);
+    }
+    return 1;
 }
 
 /* The easiest hint's (value, type) is kept on the board while it does not change: the
@@ -350,8 +396,19 @@ static Found easiest(Board *b, int rectangle, int base, int sukaku) {
     c.values = b->values;
     c.b = b;
     c.sukaku = sukaku;
+    memcpy(c.holding, board_digits(b), sizeof c.holding);  /* the board's, as the snapshot */
     if (b->loops_at != b->version || b->loops_key[3] != sukaku) {
+        QuietPairs *q = &b->loops_quiet;
+        bb_t quiet[9][9] = {{0}};
+        if (b->loops_known && q->sukaku == sukaku && changed_since(q->cands, snapshot, &c.changed))
+            c.was_quiet = q->quiet;
+        c.quiet = quiet;
         every_hint(&c);
+        c.was_quiet = c.quiet = NULL;
+        memcpy(q->cands, snapshot, sizeof q->cands);
+        memcpy(q->quiet, quiet, sizeof q->quiet);
+        q->sukaku = sukaku;
+        b->loops_known = 1;
         b->loops_key[0] = c.has_key;
         b->loops_key[1] = c.key_bonus;
         b->loops_key[2] = c.key_kind;
