@@ -148,10 +148,11 @@ static int compute_implied(int p) {
 /* ---- what can lead where: a shortcut of the core only, the reference has none ----
  * Strongly connected components of the graph of both links (Tarjan's, iteratively) and the
  * potentials reachable from each. It holds every implication of the other two searches (each
- * reads a part of its lists), so what cannot happen there cannot in them either. A forcing chain from p exists only if p's
- * negation is reachable from p; a cycle through p (of 4 potentials or more) only if p's
- * component holds more than p and one other, and it passes only through that component. Where
- * a search would find nothing, it is skipped, and the hints are the reference's. */
+ * reads a part of its lists), so what cannot happen there cannot in them either. A forcing
+ * chain from p exists only if p's negation is reachable from p; a cycle through p (of 4
+ * potentials or more) only if p's component holds more than p and one other, and it passes
+ * only through that component. Where a search would find nothing, it is skipped, and the hints
+ * are the reference's. */
 #define WORDS ((POTENTIALS + 63) / 64)
 static int comp_of[POTENTIALS];    /* each potential's component */
 static int comp_size[POTENTIALS];  /* each component's potentials */
