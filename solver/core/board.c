@@ -123,6 +123,15 @@ void board_masks(const Board *b, mask_t out[81]) {
         out[i] = b->values[i] ? (mask_t)(1u << (b->values[i] - 1)) : b->cands[i];
 }
 
+int changed_since(const mask_t then[81], const mask_t now[81], bb_t *changed) {
+    *changed = 0;
+    for (int i = 0; i < 81; i++) {
+        if (now[i] & ~then[i]) return 0;
+        if (now[i] != then[i]) *changed |= bb_cell(i);
+    }
+    return 1;
+}
+
 /* solver/singles.py's place_all: each (cell, bit) not placed yet; stops on a contradiction. */
 Found place_all(Board *b, const int (*placements)[2], int n) {
     Found found = NOTHING;

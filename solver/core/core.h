@@ -41,6 +41,13 @@ static inline int pop64(uint64_t x) {
 }
 static inline int low_bit_index(unsigned x) { return __builtin_ctz(x); }
 static inline int digit_of(mask_t bit) { return __builtin_ctz(bit) + 1; }
+/* The other cell of unit u where a digit may go, its `places` there (bits by the unit's cells)
+ * holding `cell` and one other; -1 when they are not two (a strong link by the unit). */
+static inline int unit_twin(int u, unsigned places, int cell) {
+    if (pop(places) != 2) return -1;
+    int a = UNITS[u][low_bit_index(places)], b = UNITS[u][low_bit_index(places & (places - 1))];
+    return a == cell ? b : a;
+}
 static inline bb_t bb_cell(int i) { return (bb_t)1 << i; }
 static inline int bb_has(bb_t b, int i) { return (int)((b >> i) & 1); }
 static inline int bb_pop(bb_t b) {
@@ -244,6 +251,9 @@ const uint16_t (*board_positions(Board *b))[9];
 const Link *board_links(Board *b, int digit, int *n);
 const Lock *board_locks(Board *b, int is_pointing, int *n);
 void board_masks(const Board *b, mask_t out[81]);
+/* The cells whose candidates changed from `then` to `now`, into `changed`: 1, or 0 when a
+ * candidate came back (a new position, not one a step made). */
+int changed_since(const mask_t then[81], const mask_t now[81], bb_t *changed);
 Found place_all(Board *b, const int (*placements)[2], int n);
 /* SE's direct hint: remove `mask` from `cells`, then place `bit` in cell i; one change. */
 Found removal_and_single(Board *b, bb_t cells, mask_t mask, int i, mask_t bit);

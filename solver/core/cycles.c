@@ -130,11 +130,9 @@ static int compute_implied(int p) {
         if (pop(here) == 2) list[n++] = (uint16_t)((cell * 9 + low_bit_index(here ^ (1u << d))) * 2 + 1);
         graph.through_cell[p] = (uint8_t)n;
         for (int k = 0; k < 3; k++) {
-            int u = T.se_units_of[cell][k];
-            unsigned places = g_places[u][d];
-            if (pop(places) != 2) continue;
-            int a = UNITS[u][low_bit_index(places)], c = UNITS[u][low_bit_index(places & (places - 1))];
-            uint16_t q = (uint16_t)(((a == cell ? c : a) * 9 + d) * 2 + 1);
+            int u = T.se_units_of[cell][k], other = unit_twin(u, g_places[u][d], cell);
+            if (other < 0) continue;
+            uint16_t q = (uint16_t)((other * 9 + d) * 2 + 1);
             int known = 0;
             for (int j = 0; j < n; j++) known |= list[j] == q;
             if (!known) list[n++] = q;

@@ -29,12 +29,7 @@ static void exclusions(const mask_t *cands, int a, int b, bb_t excluders, mask_t
  * search is not known (a shortcut of the core, see aligned_triplet_exclusion). */
 static int since_nothing(const Board *b, int known, const Nothing *then, bb_t base, bb_t *fresh,
                          bb_t *changed) {
-    if (!known) return 0;
-    *changed = 0;
-    for (int i = 0; i < 81; i++) {
-        if (b->cands[i] & ~then->cands[i]) return 0;  /* a candidate came back */
-        if (b->cands[i] != then->cands[i]) *changed |= bb_cell(i);
-    }
+    if (!known || !changed_since(then->cands, b->cands, changed)) return 0;
     *fresh = (base & ~then->base) | *changed;
     return 1;
 }

@@ -366,11 +366,8 @@ static const StaticOns *static_ons(int p) {
         o->on[o->n++] = (uint16_t)((cell * 9 + e) * 2 + 1);
     }
     for (int k = 0; k < 3; k++) {
-        int u = T.se_units_of[cell][k];
-        unsigned at = S->places[u][d];
-        if (pop(at) != 2) continue;
-        int high = UNITS[u][low_bit_index(at & (at - 1))];  /* UNITS ascend */
-        int other = high != cell ? high : UNITS[u][low_bit_index(at)];
+        int u = T.se_units_of[cell][k], other = unit_twin(u, S->places[u][d], cell);
+        if (other < 0) continue;
         o->cell[o->n] = (uint8_t)other, o->digit[o->n] = (uint8_t)d, o->cause[o->n] = (uint8_t)(81 + u);
         o->on[o->n++] = (uint16_t)((other * 9 + d) * 2 + 1);
     }
@@ -770,11 +767,8 @@ static int off_known(const mask_t *cands, int p, Rule rule, const Run **twin) {
         return 1;
     }
     for (int k = 0; k < 3; k++) {
-        int u = T.se_units_of[cell][k];
-        unsigned at = S->places[u][d];
-        if (pop(at) != 2) continue;
-        int high = UNITS[u][low_bit_index(at & (at - 1))];  /* UNITS ascend */
-        int other = high != cell ? high : UNITS[u][low_bit_index(at)];
+        int u = T.se_units_of[cell][k], other = unit_twin(u, S->places[u][d], cell);
+        if (other < 0) continue;
         if (pop(cands[other]) < 2) return 0;
         *twin = run_from(cands, (other * 9 + d) * 2 + 1, rule);
         return 1;

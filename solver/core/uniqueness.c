@@ -375,16 +375,6 @@ static void every_hint(Ctx *c) {
     }
 }
 
-/* The cells whose candidates changed since `then`; 0 when a candidate came back. */
-static int changed_since(const mask_t then[81], const mask_t now[81], bb_t *changed) {
-    *changed = 0;
-    for (int i = 0; i < 81; i++) {
-        if (now[i] & ~then[i]) return 0;
-        if (now[i] != then[i]) *changed |= bb_cell(i);
-    }
-    return 1;
-}
-
 /* The easiest hint's (value, type) is kept on the board while it does not change: the
  * rectangles' rung and the loops' rung, tried in turn, share one search. */
 static Found easiest(Board *b, int rectangle, int base, int sukaku) {
