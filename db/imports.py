@@ -7,7 +7,7 @@ again inserts nothing and counts nothing twice.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from itertools import groupby
 from typing import Any, cast
@@ -19,7 +19,7 @@ from sqlalchemy.orm import Session
 from db.bulk import dialect_of, insert_rows
 from db.counters import advance
 from db.errors import CollectionConflict, StorageError
-from db.known import LOOKUP_PAGE, Known, held_by, puzzles_of, stored_lines
+from db.known import LOOKUP_PAGE, Forms, Known, held_by, puzzles_of, stored_lines
 from db.models import (
     PENDING,
     PRODUCER,
@@ -162,7 +162,7 @@ def _lines_of(
     collection_id: int,
     accepted: list[tuple[int, str]],
     puzzles: tuple[Known, list[int]] | None,
-    forms: Mapping[str, str] | None,
+    forms: Forms | None,
 ) -> _Lines:
     """Store the new puzzles of these lines (in line order, with their canonical `forms` when
     known), unless `puzzles` says they are stored (`db.known.stored_puzzles`); the lines to
@@ -225,7 +225,7 @@ def add_records(
     batch_size: int,
     puzzles: tuple[Known, list[int]] | None = None,
     *,
-    forms: Mapping[str, str] | None = None,
+    forms: Forms | None = None,
     keep_paths: bool = False,
 ) -> list[BatchWork]:
     """Store one chunk of a file's records; the new batches to enqueue after commit (their
@@ -235,7 +235,7 @@ def add_records(
     (line, raw_text, reason, column). Chunks must arrive in line order for duplicates to be
     told apart from first occurrences. `puzzles`: what `db.known.stored_puzzles` said of
     these puzzles, when the caller stored them already; `forms`: the canonical form of every
-    accepted puzzle, when the caller made them (`worker.files.reader`).
+    accepted puzzle and its key, when the caller made them (`worker.files.reader`).
     """
     if batch_size < 1:
         raise ValueError(f"batch_size must be at least 1, got {batch_size}")

@@ -24,19 +24,25 @@ from db.models import CollectionPuzzle, Puzzle, Result
 LOOKUP_PAGE = 2_000  # values per `IN (...)`: far below SQLite's 32,766 bound parameters
 STAGE = "_stage_lines"
 STAGE_COLUMNS = {  # on SQLite the line is the rowid: the table is read in line order for free
-    "sqlite": {"line": "integer PRIMARY KEY", "givens": "text NOT NULL", "canonical": "text"},
+    "sqlite": {
+        "line": "integer PRIMARY KEY",
+        "givens": "text NOT NULL",
+        "canonical": "text",
+        "canonical_key": "integer",
+    },
     "postgresql": {
         "line": "integer NOT NULL",
         "givens": "varchar(81) NOT NULL",
         "canonical": "varchar(81)",
+        "canonical_key": "bigint",
     },
 }
 # Identifiers are constants of this module and the models; no value is written into SQL.
 # The stage holds each puzzle of the chunk once, on its first line.
 _INSERT = (
-    f"INSERT INTO {Puzzle.__tablename__} (givens, givens_count, canonical) "  # noqa: S608
-    f"SELECT givens, 81 - (length(givens) - length(replace(givens, '.', ''))), canonical "
-    f"FROM {STAGE} AS s"
+    f"INSERT INTO {Puzzle.__tablename__} (givens, givens_count, canonical, canonical_key) "  # noqa: S608
+    "SELECT givens, 81 - (length(givens) - length(replace(givens, '.', ''))), canonical, "
+    f"canonical_key FROM {STAGE} AS s"
 )
 NEW_PUZZLES = (
     f"{_INSERT} WHERE true ORDER BY line ON CONFLICT (givens) DO NOTHING RETURNING givens, id"
@@ -46,6 +52,9 @@ UNSEEN_PUZZLES = (
     f"{_INSERT} WHERE {not_stored(Puzzle.__tablename__, ['givens'])} "
     "ORDER BY line RETURNING givens, id"
 )
+
+
+Forms = Mapping[str, tuple[str, int]]  # givens -> (canonical form, its key): solver.keyed_forms
 
 
 class Known(NamedTuple):
@@ -61,7 +70,7 @@ def puzzles_of(
     session: Session,
     collection_id: int,
     accepted: list[tuple[int, str]],
-    forms: Mapping[str, str] | None = None,
+    forms: Forms | None = None,
 ) -> Known:
     """Store the new puzzles of these (line, givens); what is known of every one of them."""
     known, earlier = stored_puzzles(session, accepted, forms)
@@ -69,17 +78,17 @@ def puzzles_of(
 
 
 def stored_puzzles(
-    session: Session, accepted: list[tuple[int, str]], forms: Mapping[str, str] | None = None
+    session: Session, accepted: list[tuple[int, str]], forms: Forms | None = None
 ) -> tuple[Known, list[int]]:
     """Store the new puzzles of these (line, givens), in line order; each one's id and those
     that have a result (`held` left empty: no collection is asked), and the ids of the
     puzzles stored before this call (the only ones a collection may hold). Each new puzzle is
-    stored with its canonical form: from `forms` (givens -> form, made by the caller), else
-    made here (`solver.canonical_forms`, microseconds a puzzle)."""
+    stored with its canonical form and that form's key: from `forms` (made by the caller),
+    else made here (`solver.keyed_forms`, microseconds a puzzle)."""
     if forms is None:
-        forms = solver.canonical_forms(givens for _, givens in accepted)
+        forms = solver.keyed_forms(givens for _, givens in accepted)
     first = {givens: line for line, givens in reversed(accepted)}  # each puzzle's first line
-    staged = [(line, givens, forms[givens]) for givens, line in first.items()]
+    staged = [(line, givens, *forms[givens]) for givens, line in first.items()]
     dialect = dialect_of(session)
     stage_rows(session, STAGE, STAGE_COLUMNS[dialect], staged)
     cursor = driver_connection(session).cursor()

@@ -48,7 +48,8 @@ JOIN puzzles AS p ON p.id = cp.puzzle_id
 LEFT JOIN results AS r ON r.puzzle_id = cp.puzzle_id
 LEFT JOIN batches AS b ON b.id = cp.batch_id"""
 ISOMORPH_OF = (  # the earliest puzzle of the same canonical form, when it is another
-    "(SELECT min(q.id) FROM puzzles AS q WHERE q.canonical = p.canonical AND q.id < p.id)"
+    "(SELECT min(q.id) FROM puzzles AS q WHERE q.canonical_key = p.canonical_key "
+    "AND q.canonical = p.canonical AND q.id < p.id)"
 )
 
 
@@ -109,6 +110,7 @@ _LAID_OUT = (
         "rating_profile",
     ),
     Shown("canonical", Puzzle.canonical),
+    Shown("canonical_key", Puzzle.canonical_key),
     Shown("isomorph_of", Puzzle.id, ISOMORPH_OF),  # see OWN_COMMENTS
     *_results("is_minimal"),
 )

@@ -11,6 +11,7 @@ Public API::
     backend() -> "native" | "python"          use_backend("native" | "python" | "auto")
     canonical(puzzle) -> str                  canonical_many(puzzles) -> list[str]  (minlex)
     canonical_forms(puzzles) -> dict[str, str]  (each distinct one's form, by its text)
+    keyed_forms(puzzles) -> dict[str, (form, key)]  (and its form's 64-bit key: canonical_key)
     is_minimal(puzzle) -> bool | None         minimal_many(puzzles) -> list[bool | None]
     find_conflict(grid) -> str | None         is_solution(puzzle, solution) -> bool
     SolveResult, Metrics, LADDER, Rung, LADDER_CEILING, SOLVER_VERSION
@@ -29,6 +30,7 @@ from solver.backends import (
     canonical_forms,
     canonical_many,
     is_minimal,
+    keyed_forms,
     minimal_many,
     solve,
     solve_many,
@@ -37,6 +39,7 @@ from solver.backends import (
     unavailable_reason,
     use_backend,
 )
+from solver.canon import canonical_key
 from solver.errors import PuzzleFormatError, SolverBug, SudokuBatchError
 from solver.grid import EMPTY_CHARS, Grid, find_conflict, is_solution, normalize, parse
 from solver.ladder import DEFAULT_PROFILE, LADDER, PROFILES, Rung
@@ -71,10 +74,12 @@ __all__ = [
     "backend",
     "canonical",
     "canonical_forms",
+    "canonical_key",
     "canonical_many",
     "find_conflict",
     "is_minimal",
     "is_solution",
+    "keyed_forms",
     "minimal_many",
     "normalize",
     "parse",

@@ -162,6 +162,12 @@ def canonical_forms(puzzles: Iterable[str]) -> dict[str, str]:
     return dict(zip(distinct, canonical_many(distinct), strict=True))
 
 
+def keyed_forms(puzzles: Iterable[str]) -> dict[str, tuple[str, int]]:
+    """Each distinct puzzle's canonical form and that form's key (``canon.canonical_key``),
+    by its text."""
+    return {p: (form, canon.canonical_key(form)) for p, form in canonical_forms(puzzles).items()}
+
+
 def canonical(puzzle: Puzzle) -> str:
     """The canonical (minlex) form of one puzzle: equal for two puzzles exactly when one is
     the other under a symmetry and a relabelling of the digits (``solver.canon``)."""

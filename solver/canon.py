@@ -20,12 +20,17 @@ orientation, each later row one its band allows. The column order is left open w
 row so far is empty; at the first row with givens, only the column orders that give that row
 its smallest pattern are kept (``_orders_for``). The compiled core (``solver/core/canon.c``)
 runs the same search.
+
+A form's *key* (``canonical_key``) is a 64-bit digest of it, for a database to index in eight
+bytes where the form takes 81: equal forms have equal keys, and two different forms share one
+with odds of about one in 2**64, so a lookup by key also compares the forms.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
+from hashlib import blake2b
 from itertools import permutations, product
 
 from solver.grid import Grid, check_grid, parse, to_text
@@ -129,3 +134,10 @@ def canonical(puzzle: str | Sequence[int]) -> str:
     """The canonical (minlex) form of a puzzle, 81 characters with ``.`` for an empty cell."""
     grid = parse(puzzle) if isinstance(puzzle, str) else check_grid(puzzle)
     return to_text(canonical_grid(grid))
+
+
+def canonical_key(form: str) -> int:
+    """The key of a canonical form: the first 8 bytes of its BLAKE2b digest, read as a signed
+    big-endian integer (a SQL BIGINT)."""
+    digest = blake2b(form.encode("ascii"), digest_size=8).digest()
+    return int.from_bytes(digest, "big", signed=True)

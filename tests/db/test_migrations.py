@@ -17,7 +17,7 @@ from db.models import BATCH_STATUSES, CANONICAL_INDEX, PENDING_INDEX, Base
 from db.tiers import BATCH_KINDS, RATING_STATES, RATING_TIERS
 from db.urls import normalize_url
 from db.views import VIEW_NAME, create_view_sql, puzzle_results
-from solver import STATUSES, canonical
+from solver import STATUSES, canonical, canonical_key
 
 TABLES = {
     "puzzles",
@@ -224,9 +224,11 @@ def test_results_stored_before_profiles_say_how_they_were_rated(database_url: st
     ]
 
 
-def test_puzzles_stored_before_identity_get_their_canonical_form(database_url: str) -> None:
-    """Revision 0005 gives every stored puzzle its canonical form, as import would;
-    downgrading removes the column again."""
+def test_puzzles_stored_before_identity_get_their_canonical_form_and_key(
+    database_url: str,
+) -> None:
+    """Revision 0005 gives every stored puzzle its canonical form, and 0011 that form's key,
+    as import would; downgrading removes the columns again."""
     migrate.upgrade(database_url, "0004")
     engine = make_engine(database_url)
     puzzles = {pid: str(pid % 9 + 1).rjust(pid % 70 + 1, ".").ljust(81, ".") for pid in (1, 5, 77)}
@@ -238,13 +240,21 @@ def test_puzzles_stored_before_identity_get_their_canonical_form(database_url: s
             )
     migrate.upgrade(database_url)
     with engine.connect() as connection:
-        stored = dict(connection.execute(text("SELECT id, canonical FROM puzzles")).all())
-    assert stored == {pid: canonical(givens) for pid, givens in puzzles.items()}
+        stored = {
+            pid: (form, key)
+            for pid, form, key in connection.execute(
+                text("SELECT id, canonical, canonical_key FROM puzzles")
+            )
+        }
+    assert stored == {
+        pid: (canonical(givens), canonical_key(canonical(givens)))
+        for pid, givens in puzzles.items()
+    }
     migrate.downgrade(database_url, "0004")
     with engine.connect() as connection:
         columns = {c["name"] for c in inspect(connection).get_columns("puzzles")}
     engine.dispose()
-    assert "canonical" not in columns
+    assert not {"canonical", "canonical_key"} & columns
 
 
 def test_results_stored_before_tiers_keep_their_state_and_downgrade_gives_it_back(
@@ -360,32 +370,37 @@ def test_the_tables_written_a_row_a_puzzle_lose_their_keys_and_keep_their_rows(
     assert indexes == {"ix_results_difficulty_score", PENDING_INDEX}
 
 
-def test_an_isomorph_lookup_on_postgresql_uses_the_hash_index_of_canonical_forms(
+def test_an_isomorph_lookup_on_postgresql_uses_the_hash_index_of_canonical_keys(
     postgres_url: str,
 ) -> None:
-    """Revision 0010 indexes canonical forms with a hash index on PostgreSQL, and an equality
-    on the form (the isomorph query) reads it; a downgrade gives the B-tree back."""
+    """Revision 0011 indexes canonical forms by their keys with a hash index on PostgreSQL, and
+    the isomorph lookup (key, then form) reads it; a downgrade gives back 0010's hash index on
+    the forms, and 0009's B-tree before it."""
     migrate.upgrade(postgres_url)
     engine = make_engine(postgres_url)
+    form = canonical("1".ljust(81, "."))
 
-    def lookup() -> tuple[str, str]:
+    def lookup(index: str, where: str) -> tuple[str, str]:
         engine.dispose()
         with engine.connect() as connection:
             definition = connection.execute(
-                text("SELECT indexdef FROM pg_indexes WHERE indexname = :name"),
-                {"name": CANONICAL_INDEX},
+                text("SELECT indexdef FROM pg_indexes WHERE indexname = :name"), {"name": index}
             ).scalar_one()
             connection.execute(text("SET enable_seqscan = off"))  # an empty table's plan
             plan = connection.execute(
-                text("EXPLAIN SELECT id FROM puzzles WHERE canonical = :form"),
-                {"form": canonical("1".ljust(81, "."))},
+                text(f"EXPLAIN SELECT id FROM puzzles WHERE {where}"),  # noqa: S608 (ours)
+                {"form": form, "key": canonical_key(form)},
             ).all()
         return definition, " ".join(row[0] for row in plan)
 
-    definition, plan = lookup()
+    definition, plan = lookup(CANONICAL_INDEX, "canonical_key = :key AND canonical = :form")
+    migrate.downgrade(postgres_url, "0010")
+    before, plan_before = lookup("ix_puzzles_canonical", "canonical = :form")
     migrate.downgrade(postgres_url, "0009")
-    before, _ = lookup()
+    btree, _ = lookup("ix_puzzles_canonical", "canonical = :form")
     engine.dispose()
-    assert "USING hash (canonical)" in definition
+    assert "USING hash (canonical_key)" in definition
     assert CANONICAL_INDEX in plan  # an index scan, or a bitmap scan of it
-    assert "USING btree (canonical)" in before
+    assert "USING hash (canonical)" in before
+    assert "ix_puzzles_canonical" in plan_before
+    assert "USING btree (canonical)" in btree

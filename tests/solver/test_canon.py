@@ -144,3 +144,20 @@ def test_canonical_forms_give_each_distinct_puzzle_its_form_once() -> None:
     forms = solver.canonical_forms(repeated)
     assert list(forms) == [PUZZLES[0], PUZZLES[1]]
     assert list(forms.values()) == solver.canonical_many(PUZZLES[:2])
+
+
+def test_isomorphs_share_a_key_and_the_sample_keeps_a_key_a_class() -> None:
+    """A form's key is a signed 64-bit integer (a SQL BIGINT), equal for a puzzle and its
+    disguise, and the bundled sample's classes keep as many keys as forms."""
+    puzzle = PUZZLES[0]
+    disguise = puzzle[::-1]  # turned half a turn: a symmetry
+    assert solver.canonical_key(canonical(disguise)) == solver.canonical_key(canonical(puzzle))
+    forms = set(solver.canonical_many(_lines(SAMPLE)))
+    keys = {solver.canonical_key(form) for form in forms}
+    assert len(keys) == len(forms)
+    assert all(-(2**63) <= key < 2**63 for key in keys)
+
+
+def test_keyed_forms_give_each_distinct_puzzle_its_form_and_key_once() -> None:
+    forms = solver.keyed_forms([PUZZLES[0], PUZZLES[1], PUZZLES[0]])
+    assert forms == {p: (canonical(p), solver.canonical_key(canonical(p))) for p in PUZZLES[:2]}

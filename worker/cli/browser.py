@@ -119,7 +119,8 @@ ORDER BY collection, line""",
         "Puzzles of one collection that are isomorphs of puzzles in another",
         """SELECT a.line, a.puzzle, b.line AS line_in_b, b.puzzle AS puzzle_in_b
 FROM puzzle_results AS a
-JOIN puzzle_results AS b ON b.canonical = a.canonical
+JOIN puzzle_results AS b
+  ON b.canonical_key = a.canonical_key AND b.canonical = a.canonical
 WHERE a.collection = :collection_a AND b.collection = :collection_b
   AND NOT a.is_duplicate AND NOT b.is_duplicate
 ORDER BY a.line, b.line""",

@@ -1,9 +1,9 @@
 """The import's reader: a file's records in chunks, each ready to store.
 
 A chunk holds its accepted lines, its rejected ones and the canonical form of each distinct
-puzzle (`solver.canonical_forms`). For a large file, reading, parsing, canonical forms and what
-the caller does with each chunk (`then`: `worker.bulk.producer` stores it there) are done in a
-child process, up to `READ_AHEAD` chunks ahead of the process that takes them: that one
+puzzle with its key (`solver.keyed_forms`). For a large file, reading, parsing, canonical forms
+and what the caller does with each chunk (`then`: `worker.bulk.producer` stores it there) are
+done in a child process, up to `READ_AHEAD` chunks ahead of the process that takes them: that one
 (`run`'s main process, `import`'s) then hands out the work (and, in `run` on SQLite, stores
 the results). A small file is read in the
 calling process: a child would take longer to start than the file to read.
@@ -43,11 +43,12 @@ _WAIT = 1.0  # seconds between checks that the other process is still there
 @dataclass(frozen=True)
 class Chunk:
     """Records of a file ready to store: (line, givens) accepted, in file order; (line, raw
-    text, reason, column) rejected; and givens -> canonical form for every accepted puzzle."""
+    text, reason, column) rejected; and givens -> (canonical form, its key) for every accepted
+    puzzle."""
 
     accepted: list[tuple[int, str]]
     rejected: list[tuple[int, str, str, int | None]]
-    forms: dict[str, str]
+    forms: dict[str, tuple[str, int]]
 
 
 @dataclass(frozen=True)
@@ -73,7 +74,7 @@ def prepare(records: list[Record]) -> Chunk:
     """One chunk of records, ready to store."""
     accepted = [(r.line, r.puzzle) for r in records if isinstance(r, Accepted)]
     rejected = [(r.line, r.raw, r.reason, r.column) for r in records if isinstance(r, Rejected)]
-    return Chunk(accepted, rejected, solver.canonical_forms(givens for _, givens in accepted))
+    return Chunk(accepted, rejected, solver.keyed_forms(givens for _, givens in accepted))
 
 
 def _same(chunk: Chunk) -> Chunk:
