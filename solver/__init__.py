@@ -11,7 +11,7 @@ Public API::
     backend() -> "native" | "python"          use_backend("native" | "python" | "auto")
     canonical(puzzle) -> str                  canonical_many(puzzles) -> list[str]  (minlex)
     canonical_forms(puzzles) -> dict[str, str]  (each distinct one's form, by its text)
-    keyed_forms(puzzles) -> dict[str, (form, key)]  (and its form's 64-bit key: canonical_key)
+    keyed_forms(puzzles) -> dict[str, (form, key)]  canonical_key(form) -> int  (64-bit digest)
     is_minimal(puzzle) -> bool | None         minimal_many(puzzles) -> list[bool | None]
     find_conflict(grid) -> str | None         is_solution(puzzle, solution) -> bool
     SolveResult, Metrics, LADDER, Rung, LADDER_CEILING, SOLVER_VERSION
