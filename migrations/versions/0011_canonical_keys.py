@@ -75,47 +75,10 @@ JOIN puzzles AS p ON p.id = cp.puzzle_id
 LEFT JOIN results AS r ON r.puzzle_id = cp.puzzle_id
 LEFT JOIN batches AS b ON b.id = cp.batch_id
 """
-VIEW_BEFORE = """
-CREATE VIEW puzzle_results AS
-SELECT c.id AS collection_id,
-       c.name AS collection,
-       cp.line,
-       cp.is_duplicate,
-       cp.batch_id,
-       b.status AS batch_status,
-       b.error AS batch_error,
-       p.id AS puzzle_id,
-       p.givens AS puzzle,
-       p.givens_count,
-       r.status,
-       r.solution,
-       r.reason,
-       r.solved_by_elimination,
-       r.hardest_technique,
-       r.technique_counts,
-       r.recursion_depth,
-       r.guesses,
-       r.backtracks,
-       r.nodes,
-       r.difficulty,
-       r.difficulty_score,
-       r.ep,
-       r.ed,
-       r.solver_version,
-       r.solve_ms,
-       r.solved_at,
-       r.rating_state,
-       r.rating_tier,
-       r.rating_profile,
-       p.canonical,
-       (SELECT min(q.id) FROM puzzles AS q WHERE q.canonical = p.canonical AND q.id < p.id) AS isomorph_of,
-       r.is_minimal
-FROM collection_puzzles AS cp
-JOIN collections AS c ON c.id = cp.collection_id
-JOIN puzzles AS p ON p.id = cp.puzzle_id
-LEFT JOIN results AS r ON r.puzzle_id = cp.puzzle_id
-LEFT JOIN batches AS b ON b.id = cp.batch_id
-"""
+# The view before: the same but the key's column, and isomorph_of by the form alone.
+KEY_COLUMN = '       p.canonical_key,\n'
+KEY_MATCH = 'q.canonical_key = p.canonical_key AND '
+VIEW_BEFORE = VIEW.replace(KEY_COLUMN, '', 1).replace(KEY_MATCH, '', 1)
 
 
 def _view(sql: str) -> None:
