@@ -336,7 +336,10 @@ def embedded(
         str(workers),
         env={"SUDOKU_DATABASE_URL": url},
     )
-    spent = {"main process": main, "pool and reader processes": children_cpu() - before - main}
+    spent = {
+        "main process": main,
+        "pool, reader and writer processes": children_cpu() - before - main,
+    }
     return f"run (embedded, SQLite, {PROCESSES['run'](workers)} workers)", wall, spent
 
 

@@ -2,24 +2,26 @@
 
 No servers: the main process hands each batch to the pool as soon as the transaction that
 created it has committed (a large file is read and stored by a process of its own,
-`worker.bulk.producer`). Where the results are stored depends on the database:
+`worker.bulk.producer`). The main process only coordinates; who stores the results depends
+on the database:
 
-- SQLite takes one writer at a time: the main process stores the rows the pool sends back
-  (`record_work`, as a Celery worker does), the one writer of results. Pool processes writing
-  too would only take turns on the same lock, each re-reading the pages the others changed
-  (docs: Architecture).
+- SQLite takes one writer at a time: a process of its own stores them
+  (`worker.bulk.writer`), the pool's rows passed on to it still packed. Pool processes
+  writing too would only take turns on the same lock, each re-reading the pages the others
+  changed (docs: Architecture).
 - PostgreSQL takes many: each pool process stores the batch it solved, on its own connection
-  (`solve_and_store`), and the main process only coordinates, so it does not cap a run on
-  many cores.
+  (`solve_and_store`); the few batches cut into parts come back to the main process, which
+  stores them once all their parts are in.
+- SQLite in memory, which no other process can open: the main process stores them.
 
 The pool processes run at a lower priority than the main process. Killed or interrupted, a
 re-run resumes from the database: finished batches are never solved again.
 
 Work is split by cost, not by count: while the pool has idle processes, a batch is cut into
-one part for each (every part-th puzzle, so that hard ones spread out), and the main process
-stores it once all its parts are back; a small collection of hard puzzles keeps every core
-busy. The puzzles the bulk path leaves pending come back as deep batches of one puzzle each
-(`deep`), for the second phase (`run_deep`), the hardest-looking first.
+one part for each (every part-th puzzle, so that hard ones spread out), stored once all its
+parts are back; a small collection of hard puzzles keeps every core busy. The puzzles the
+bulk path leaves pending come back as deep batches of one puzzle each (`deep`), for the
+second phase (`run_deep`), the hardest-looking first.
 """
 
 from __future__ import annotations
@@ -35,23 +37,19 @@ from sqlalchemy.orm import Session, sessionmaker
 
 import solver
 from db.engine import is_embedded, sessions_at, shared_url
-from db.errors import StorageError
 from db.imports import BatchWork
-from db.ratings import record_work, settle_failed
-from db.results import failure_reason, record_batch_failure
-from db.tiers import DEFAULT_PLAN, IMPORT, RatingPlan
-from worker.batch import Solved, solve_work
+from db.ratings import record_work
+from db.results import failure_reason
+from db.tiers import DEFAULT_PLAN, RatingPlan
+from worker.batch import solve_work
+from worker.bulk.writer import Finished, NotStored, Stored, Writer, pack, store
 
 OnSolved = Callable[[int], None]
-Done = Solved | list[BatchWork]  # what a pool process hands back: the rows, or, stored, deep work
+# what a pool process hands back: a part solved, packed (`pack`); or, stored, its deep work
+Done = bytes | list[BatchWork]
 # Batches queued per pool process: enough that the pool never waits while the main process
 # imports the next chunk, few enough that memory stays bounded on huge collections.
 IN_FLIGHT_PER_WORKER = 4
-
-
-class NotStored(StorageError):
-    """A pool process solved a batch but could not store it (the database's error, as text):
-    not the batch's fault, so it stays pending for a re-run."""
 
 
 # Not the batch's fault (a killed pool process, a database that refused the write): the run
@@ -84,6 +82,11 @@ def solve_and_store(
     return deep
 
 
+def solve_part(work: BatchWork, *, node_budget: int | None, plan: RatingPlan) -> bytes:
+    """In a pool process: solve a batch, or a part of one, for another process to store."""
+    return pack(solve_work(work, node_budget=node_budget, plan=plan))
+
+
 def split(work: BatchWork, parts: int) -> list[BatchWork]:
     """The batch cut into `parts` (at most one a puzzle): every part-th puzzle each."""
     parts = max(1, min(parts, len(work.puzzles)))
@@ -97,7 +100,7 @@ class _Batch:
     work: BatchWork
     parts: int
     back: int = 0  # parts back, solved or failed
-    solved: list[Solved] = field(default_factory=list)
+    solved: list[bytes] = field(default_factory=list)  # each part's, packed
     deep: list[BatchWork] | None = None  # stored by its pool process: the deep work it made
     error: BaseException | None = None
 
@@ -122,8 +125,11 @@ class LocalPool:
         self.on_dispatched = on_dispatched or (lambda _total: None)  # puzzles handed out so far
         self.dispatched = 0
         self.deep: list[BatchWork] = []  # deep batches stored batches asked for, not yet run
-        # where the pool stores what it solves: None, here (SQLite's one writer)
-        self.url = None if is_embedded(sessions.kw["bind"]) else shared_url(sessions)
+        url, embedded = shared_url(sessions), is_embedded(sessions.kw["bind"])
+        self.url = None if embedded else url  # where pool processes store what they solve
+        # SQLite's one writer of results: a process of its own (None: this one stores them)
+        self._writer = Writer(url) if embedded and url is not None else None
+        self._limit = IN_FLIGHT_PER_WORKER * workers
         self._pool = ProcessPoolExecutor(
             workers, initializer=_start_pool_process, initargs=(solver.backend(),)
         )
@@ -133,7 +139,9 @@ class LocalPool:
         """Queue one batch (in parts while processes idle); first stores what is finished, and
         waits while the pool is full."""
         self._store({future for future in self._inflight if future.done()})
-        while len(self._inflight) >= IN_FLIGHT_PER_WORKER * self.workers:
+        if self._writer is not None:
+            self._count(self._writer.collect(block=False))
+        while len(self._inflight) >= self._limit:
             self._store(wait(self._inflight, return_when=FIRST_COMPLETED).done)
         parts = split(work, self.workers - len(self._inflight))
         batch = _Batch(work, len(parts))
@@ -146,7 +154,7 @@ class LocalPool:
         else:
             for part in parts:
                 solved: Future[Done] = self._pool.submit(
-                    solve_work, part, node_budget=budget, plan=plan
+                    solve_part, part, node_budget=budget, plan=plan
                 )
                 self._inflight[solved] = batch
         self.dispatched += len(work.puzzles)
@@ -157,36 +165,58 @@ class LocalPool:
         self.on_dispatched(self.dispatched)
 
     def drain(self) -> None:
-        """Wait for every batch in flight and store it."""
+        """Wait for every batch in flight and for it to be stored."""
         while self._inflight:
             self._store(wait(self._inflight, return_when=FIRST_COMPLETED).done)
+        while self._writer is not None and self._writer.pending:
+            self._count(self._writer.collect(block=True))
 
     def close(self, *, cancel: bool = False) -> None:
-        """Stop the pool; cancelled batches stay pending in the database for a re-run."""
+        """Stop the pool and the writer; cancelled batches, and those the writer had not
+        committed, stay pending in the database for a re-run."""
         self._pool.shutdown(wait=not cancel, cancel_futures=cancel)
+        if self._writer is not None:
+            self._writer.close(cancel=cancel)
 
     def _store(self, finished: set[Future[Done]]) -> None:
         """Store the batches whose last part is back and that their pool process did not
-        store, in one transaction (each batch's write is idempotent); a batch whose solving
-        raised is marked failed. An error that is not the batch's fault stops the run once the
-        others are stored."""
+        store: to the writer, or here in one transaction (each batch's write is idempotent); a
+        batch whose solving raised is recorded failed. An error that is not the batch's fault
+        stops the run once the others are stored."""
         complete = self._complete(finished)
-        if not complete:
-            return
         stop = [b.error for b in complete if isinstance(b.error, NOT_THE_BATCH)]
-        here = [batch for batch in complete if batch.deep is None]
-        if here:
+        here = [
+            Finished(b.work, b.solved, None if b.error is None else failure_reason(b.error))
+            for b in complete
+            if b.deep is None and not isinstance(b.error, NOT_THE_BATCH)
+        ]
+        if self._writer is not None:
+            for batch in here:
+                self._writer.send(batch)
+        elif here:
             with self.sessions() as session:
-                for batch in here:
-                    self._record(session, batch)
+                stored = [store(session, batch) for batch in here]
                 session.commit()
-        for batch in complete:
-            self.deep += batch.deep or []
+            self._count(stored)
+        # stored by their pool processes (PostgreSQL)
+        self._count(
+            [
+                Stored(b.work.batch_id, len(b.work.puzzles), b.deep or [])
+                for b in complete
+                if b.deep is not None
+            ]
+        )
         if stop:
             raise stop[0]
-        for batch in complete:
-            if batch.error is None:
-                self.on_solved(len(batch.work.puzzles))
+        while self._writer is not None and self._writer.pending > self._limit:
+            self._count(self._writer.collect(block=True))
+
+    def _count(self, stored: list[Stored]) -> None:
+        """Batches stored: their deep work kept for later, their puzzles counted solved."""
+        for batch in stored:
+            self.deep += batch.deep
+            if batch.solved:
+                self.on_solved(batch.solved)
 
     def _complete(self, finished: set[Future[Done]]) -> list[_Batch]:
         """Take these parts out of the pool's hands; the batches whose last part is back."""
@@ -196,7 +226,7 @@ class LocalPool:
             error = future.exception()
             if error is not None:
                 batch.error = batch.error or error
-            elif isinstance(done := future.result(), Solved):
+            elif isinstance(done := future.result(), bytes):
                 batch.solved.append(done)
             else:
                 batch.deep = done  # its pool process stored it
@@ -204,19 +234,6 @@ class LocalPool:
             if batch.back == batch.parts:
                 complete.append(batch)
         return complete
-
-    def _record(self, session: Session, batch: _Batch) -> None:
-        work, error = batch.work, batch.error
-        if error is None:
-            rows = [row for solved in batch.solved for row in solved.rows]
-            paths = [path for solved in batch.solved for path in solved.paths]
-            self.deep += record_work(session, work, rows, paths)
-        elif isinstance(error, NOT_THE_BATCH):
-            return
-        elif work.kind == IMPORT:
-            record_batch_failure(session, work.batch_id, failure_reason(error))
-        else:
-            settle_failed(session, work, failure_reason(error))
 
     def run_deep(self, on_solved: OnSolved, more: Iterable[BatchWork] = ()) -> int:
         """The second phase: rate the deep batches stored batches asked for, and `more` (an

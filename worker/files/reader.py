@@ -4,8 +4,7 @@ A chunk holds its accepted lines, its rejected ones and the canonical form of ea
 puzzle with its key (`solver.keyed_forms`). For a large file, reading, parsing, canonical forms
 and what the caller does with each chunk (`then`: `worker.bulk.producer` stores it there) are
 done in a child process, up to `READ_AHEAD` chunks ahead of the process that takes them: that one
-(`run`'s main process, `import`'s) then hands out the work (and, in `run` on SQLite, stores
-the results). A small file is read in the
+(`run`'s main process, `import`'s) then only hands out the work. A small file is read in the
 calling process: a child would take longer to start than the file to read.
 
 Chunks come in file order, whichever process made them, and a fault of the whole file
@@ -20,7 +19,6 @@ from __future__ import annotations
 
 import multiprocessing
 import os
-import queue
 import signal
 import traceback
 from collections.abc import Callable, Iterable, Iterator
@@ -32,12 +30,12 @@ from typing import Any, TypeVar, overload
 import solver
 from solver.errors import SudokuBatchError
 from worker.files.sources import Accepted, Record, Rejected, read_puzzles
+from worker.handover import get_from_child, put_while_parent
 
 T = TypeVar("T")
 
 READ_AHEAD = 2  # chunks the child may hold ready: memory stays bounded on huge files
 READ_AHEAD_FROM = 1_000_000  # bytes from which a file is read in a child process
-_WAIT = 1.0  # seconds between checks that the other process is still there
 
 
 @dataclass(frozen=True)
@@ -125,15 +123,14 @@ def _from_child(path: Path, shown: str, size: int, then: Callable[[Chunk], Any])
 def _next(ready: Any, child: Any, shown: str) -> Any:
     """The child's next item, however long it takes; an error once the child is gone with
     nothing left to give."""
-    while True:
-        try:
-            return ready.get(timeout=_WAIT)
-        except queue.Empty:
-            if not child.is_alive() and ready.empty():  # what it sent before it ended is read
-                raise ChildProcessError(
-                    f"{shown}: the process reading it stopped (exit code {child.exitcode}); "
-                    "run the command again: what was stored stays, the rest is read again"
-                ) from None
+
+    def gone(code: int | None) -> ChildProcessError:
+        return ChildProcessError(
+            f"{shown}: the process reading it stopped (exit code {code}); "
+            "run the command again: what was stored stays, the rest is read again"
+        )
+
+    return get_from_child(ready, child, gone)
 
 
 def _read_ahead(
@@ -151,23 +148,13 @@ def _read_ahead(
     try:
         solver.use_backend(backend)
         for records in chunked(read_puzzles(path, shown), size):
-            if not _put(ready, then(prepare(records)), parent):
+            if not put_while_parent(ready, then(prepare(records)), parent):
                 ready.cancel_join_thread()  # nobody will read what is buffered: exit anyway
                 return
-        _put(ready, _End(), parent)
+        put_while_parent(ready, _End(), parent)
     except SudokuBatchError as exc:  # the file's fault, or what `then` reports: the parent's
-        _put(ready, _Failed(exc), parent)
+        put_while_parent(ready, _Failed(exc), parent)
     except Exception as exc:  # a fault of this program: its traceback, raised by the parent
-        _put(ready, _Failed(RuntimeError("".join(traceback.format_exception(exc)))), parent)
-
-
-def _put(ready: Any, item: object, parent: int) -> bool:
-    """Hand `item` over, waiting while the parent has READ_AHEAD chunks unread; False once
-    the parent is gone (this process then ends)."""
-    while os.getppid() == parent:
-        try:
-            ready.put(item, timeout=_WAIT)
-            return True
-        except queue.Full:
-            continue
-    return False
+        put_while_parent(
+            ready, _Failed(RuntimeError("".join(traceback.format_exception(exc)))), parent
+        )

@@ -1,16 +1,19 @@
 """worker.bulk.runner: on PostgreSQL each pool process stores the batch it solved, on its own
-connection; on SQLite, a database of one writer at a time, `run`'s own process stores them."""
+connection; on SQLite, a database of one writer at a time, a writer process of its own stores
+them; `run`'s own process stores only what no other process can (SQLite in memory)."""
 
 from __future__ import annotations
 
+import multiprocessing
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
-from sqlalchemy import Engine, func, select
+from sqlalchemy import Engine, func, select, text
 from sqlalchemy.orm import Session, sessionmaker
+from sqlalchemy.pool import StaticPool
 
-from db.engine import make_engine, session_factory
+from db.engine import ensure_schema, make_engine, session_factory
 from db.imports import BatchWork
 from db.migrate import upgrade
 from db.models import DONE, Batch, Result
@@ -18,7 +21,8 @@ from db.tiers import RatingPlan
 from tests.worker.files.test_sources import EASY, SEVENTEEN
 from worker.bulk import runner
 from worker.bulk.producer import import_chunks, open_import
-from worker.bulk.runner import LocalPool, NotStored, solve_and_store
+from worker.bulk.runner import NotStored, solve_and_store
+from worker.bulk.writer import Finished, Stored, store
 from worker.files.inputs import Input, readable
 
 LINES = [EASY, SEVENTEEN, "not a puzzle", EASY]
@@ -60,14 +64,18 @@ def opened() -> Iterator[Callable[[str], sessionmaker[Session]]]:
 def solved_here(monkeypatch: pytest.MonkeyPatch) -> list[int]:
     """The batches `run`'s own process stores, by id, as they are stored."""
     here: list[int] = []
-    record = LocalPool._record
 
-    def spy(pool: LocalPool, session: Session, batch: runner._Batch) -> None:
-        here.append(batch.work.batch_id)
-        record(pool, session, batch)
+    def spy(session: Session, finished: Finished) -> Stored:
+        here.append(finished.work.batch_id)
+        return store(session, finished)
 
-    monkeypatch.setattr(LocalPool, "_record", spy)
+    monkeypatch.setattr(runner, "store", spy)
     return here
+
+
+def solve_all(sessions: sessionmaker[Session], works: list[BatchWork]) -> None:
+    with runner.local_pool(sessions, 2, plan=FAST_PLAN) as pool:
+        pool.dispatch_all(works)
 
 
 def test_on_postgresql_each_pool_process_stores_the_batch_it_solved(
@@ -81,26 +89,64 @@ def test_on_postgresql_each_pool_process_stores_the_batch_it_solved(
     sessions = opened(postgres_url)
     works = imported(sessions, tmp_path)
     here = solved_here(monkeypatch)
-    with runner.local_pool(sessions, 2, plan=FAST_PLAN) as pool:
-        pool.dispatch_all(works)
+    solve_all(sessions, works)
     assert here == []
     assert stored(sessions) == (2, 2)
 
 
-def test_on_sqlite_runs_own_process_stores_every_batch(
+def test_on_sqlite_a_writer_process_stores_every_batch(
     sqlite_url: str,
     tmp_path: Path,
     monkeypatch: pytest.MonkeyPatch,
     opened: Callable[[str], sessionmaker[Session]],
 ) -> None:
-    """SQLite's one writer of results: the rows come back from the pool and are stored here."""
+    """SQLite's one writer of results is a process of its own: `run`'s process stores none,
+    yet every result is stored and counted solved once the pool is drained."""
     sessions = opened(sqlite_url)
     works = imported(sessions, tmp_path)
     here = solved_here(monkeypatch)
-    with runner.local_pool(sessions, 2, plan=FAST_PLAN) as pool:
+    counted: list[int] = []
+    with runner.local_pool(sessions, 2, plan=FAST_PLAN, on_solved=counted.append) as pool:
         pool.dispatch_all(works)
+    assert here == []
+    assert stored(sessions) == (2, 2)
+    assert sum(counted) == 2
+
+
+def test_sqlite_in_memory_is_stored_by_runs_own_process(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """No other process can open it: the rows come back and are stored here."""
+    engine = make_engine("sqlite://", poolclass=StaticPool)
+    ensure_schema(engine)
+    sessions = session_factory(engine)
+    works = imported(sessions, tmp_path)
+    here = solved_here(monkeypatch)
+    solve_all(sessions, works)
     assert sorted(here) == sorted(work.batch_id for work in works)
     assert stored(sessions) == (2, 2)
+    engine.dispose()
+
+
+def test_a_writer_that_cannot_store_stops_the_run_naming_the_batches(
+    sqlite_url: str, tmp_path: Path, opened: Callable[[str], sessionmaker[Session]]
+) -> None:
+    """The database refuses the writer's transaction: the run stops with the database's
+    reason and the batches stay pending, for a re-run to solve."""
+    sessions = opened(sqlite_url)
+    works = imported(sessions, tmp_path)
+    with sessions() as session:  # results can no longer be written
+        session.execute(
+            text(
+                "CREATE TRIGGER refuse BEFORE INSERT ON results "
+                "BEGIN SELECT RAISE(ABORT, 'no room'); END"
+            )
+        )
+        session.commit()
+    with pytest.raises(NotStored, match=r"were not stored: IntegrityError: .*no room"):
+        solve_all(sessions, works)
+    assert stored(sessions) == (0, 0)
+    assert multiprocessing.active_children() == []
 
 
 def test_a_batch_that_cannot_be_stored_says_which_and_why(tmp_path: Path) -> None:

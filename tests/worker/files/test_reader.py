@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import multiprocessing
 import os
-import queue
 import subprocess
 import sys
 import time
@@ -121,12 +120,6 @@ def test_a_reader_that_stops_early_stops_its_child(puzzles: Path) -> None:
     assert next(read).accepted == [(1, EASY)]
     read.close()
     assert multiprocessing.active_children() == []
-
-
-def test_a_child_whose_parent_is_gone_stops_handing_over() -> None:
-    full: queue.Queue[object] = queue.Queue(maxsize=1)
-    full.put("unread")
-    assert not reader._put(full, "more", parent=os.getpid() + 1_000_000)
 
 
 def test_a_child_that_died_is_an_error_naming_the_file() -> None:

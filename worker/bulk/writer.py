@@ -1,0 +1,186 @@
+"""SQLite's one writer of results in `run`: a process of its own, so that `run`'s main
+process only coordinates.
+
+SQLite takes one writer at a time. `run`'s results on it are stored by this process: the
+main process passes on what the pool sent back for each finished batch (`Finished`: its
+parts still packed as the pool processes packed them, so the main process never unpacks a
+row) and reads back, once committed, what each batch gave (`Stored`: the puzzles solved,
+the deep batches it asked for). Whatever has come in since the last commit is stored in one
+transaction (each batch's write is idempotent, as in a Celery worker): the further the pool
+gets ahead, the fewer the commits.
+
+Killed, or stopped by the database's error (`NotStored`, raised in the main process), the
+writer loses only what it had not committed: those batches stay pending and a re-run solves
+them. It stops by itself once the main process is gone.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+import pickle
+import queue
+import signal
+from dataclasses import dataclass
+from typing import Any
+
+from sqlalchemy.orm import Session
+
+from db.engine import sessions_at
+from db.errors import StorageError
+from db.imports import BatchWork
+from db.ratings import record_work, settle_failed
+from db.results import failure_reason, record_batch_failure
+from db.tiers import IMPORT
+from worker.batch import Solved
+from worker.handover import WAIT, get_from_child, put_while_parent
+
+COMMIT_BATCHES = 20  # finished batches stored in one transaction at most
+_STOP = None  # sent by the main process: store what came before, then end
+
+
+class NotStored(StorageError):
+    """Solved batches that could not be stored (the database's error, as text): not their
+    fault, so they stay pending for a re-run."""
+
+
+def pack(solved: Solved) -> bytes:
+    """A solved part as a pool process hands it back: packed once there and unpacked only by
+    the writer, never by the main process that passes it on (between this program's own
+    processes, as `concurrent.futures` pickles every result; never a message of the queue)."""
+    return pickle.dumps(solved, protocol=pickle.HIGHEST_PROTOCOL)
+
+
+@dataclass(frozen=True)
+class Finished:
+    """A batch whose parts are all back: each part's packed `Solved`, or why solving it failed
+    (then it is recorded failed)."""
+
+    work: BatchWork
+    parts: list[bytes]
+    failure: str | None = None
+
+
+@dataclass(frozen=True)
+class Stored:
+    """A batch committed: how many of its puzzles count as solved (none if it failed) and the
+    deep batches its pending ratings need."""
+
+    batch_id: int
+    solved: int
+    deep: list[BatchWork]
+
+
+def store(session: Session, finished: Finished) -> Stored:
+    """Record one finished batch (not committed): its rows, or its failure."""
+    work = finished.work
+    if finished.failure is None:
+        # bytes this run's own pool processes packed, as concurrent.futures unpickles results
+        parts: list[Solved] = [pickle.loads(part) for part in finished.parts]  # noqa: S301
+        rows = [row for part in parts for row in part.rows]
+        paths = [path for part in parts for path in part.paths]
+        return Stored(work.batch_id, len(work.puzzles), record_work(session, work, rows, paths))
+    if work.kind == IMPORT:
+        record_batch_failure(session, work.batch_id, finished.failure)
+    else:
+        settle_failed(session, work, finished.failure)
+    return Stored(work.batch_id, 0, [])
+
+
+class Writer:
+    """The main process's side: send finished batches, collect what was stored."""
+
+    def __init__(self, url: str) -> None:
+        context = multiprocessing.get_context("spawn")  # no fork of a process running threads
+        self._inbox: Any = context.Queue()
+        self._outbox: Any = context.Queue()
+        args = (url, self._inbox, self._outbox, os.getpid())
+        self._process = context.Process(
+            target=_serve, args=args, name="sudoku-batch writer", daemon=True
+        )
+        self._process.start()
+        self.pending = 0  # batches sent, not yet reported stored
+
+    def send(self, finished: Finished) -> None:
+        self._inbox.put(finished)
+        self.pending += 1
+
+    def collect(self, *, block: bool) -> list[Stored]:
+        """What was stored since the last call (with `block`, at least one report, waiting for
+        it); the writer's error, raised here, if it stopped on one."""
+        reports = [get_from_child(self._outbox, self._process, _gone)] if block else []
+        while True:
+            try:
+                reports.append(self._outbox.get_nowait())
+            except queue.Empty:
+                break
+        stored: list[Stored] = []
+        for report in reports:
+            if isinstance(report, BaseException):
+                raise report
+            stored += report
+        self.pending -= len(stored)
+        return stored
+
+    def close(self, *, cancel: bool = False) -> None:
+        """Stop the writer: once it has stored what it was sent, or at once with `cancel`
+        (what it had not committed stays pending)."""
+        if not cancel and self._process.is_alive():
+            self._inbox.put(_STOP)
+            self._process.join()
+        self._process.terminate()
+        self._process.join()
+        for channel in (self._inbox, self._outbox):
+            channel.close()
+            channel.cancel_join_thread()
+
+
+def _gone(code: int | None) -> NotStored:
+    return NotStored(
+        f"the process storing results stopped (exit code {code}); run the command again: "
+        "what was stored stays, the rest is solved again"
+    )
+
+
+def _serve(url: str, inbox: Any, outbox: Any, parent: int) -> None:
+    """The writer: store what comes in, a transaction at a time, until told to stop; on the
+    database's error, report it and end."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's: it stops this one
+    sessions = sessions_at(url)
+    while (first := _next(inbox, parent)) is not _STOP:
+        came = [first, *_waiting(inbox)]
+        stop = _STOP in came
+        finished = [item for item in came if item is not _STOP]
+        try:
+            with sessions() as session:
+                stored = [store(session, item) for item in finished]
+                session.commit()
+        except Exception as error:
+            ids = ", ".join(str(item.work.batch_id) for item in finished)
+            reason = f"batches {ids} were not stored: {failure_reason(error)}"
+            put_while_parent(outbox, NotStored(reason), parent)
+            return
+        if not put_while_parent(outbox, stored, parent) or stop:
+            return
+
+
+def _next(inbox: Any, parent: int) -> Finished | None:
+    """The next item sent, waiting for it; `_STOP` once the parent is gone."""
+    while os.getppid() == parent:
+        try:
+            item: Finished | None = inbox.get(timeout=WAIT)
+            return item
+        except queue.Empty:
+            continue
+    return _STOP
+
+
+def _waiting(inbox: Any) -> list[Finished | None]:
+    """What else is waiting, up to a transaction's worth."""
+    items: list[Finished | None] = []
+    while len(items) < COMMIT_BATCHES - 1:
+        try:
+            items.append(inbox.get_nowait())
+        except queue.Empty:
+            break
+    return items

@@ -1,0 +1,35 @@
+"""Queues between a process and a child it started, each side watching that the other is
+still there: a child stops handing over once its parent is gone (killed), and the parent
+stops waiting once the child is gone with nothing left to give."""
+
+from __future__ import annotations
+
+import os
+import queue
+from collections.abc import Callable
+from typing import Any
+
+WAIT = 1.0  # seconds between checks that the other process is still there
+
+
+def put_while_parent(ready: Any, item: object, parent: int) -> bool:
+    """In a child: hand `item` over, waiting while `ready` is full; False once the parent
+    (`parent`, its pid) is gone."""
+    while os.getppid() == parent:
+        try:
+            ready.put(item, timeout=WAIT)
+            return True
+        except queue.Full:
+            continue
+    return False
+
+
+def get_from_child(ready: Any, child: Any, gone: Callable[[int | None], BaseException]) -> Any:
+    """In a parent: the child's next item, however long it takes; `gone(exit code)` raised
+    once the child is gone with nothing left to give (what it sent before it ended is read)."""
+    while True:
+        try:
+            return ready.get(timeout=WAIT)
+        except queue.Empty:
+            if not child.is_alive() and ready.empty():
+                raise gone(child.exitcode) from None
