@@ -20,7 +20,11 @@ two workers), in the same run: the share of it the end-to-end run reaches. Where
 each stage alone, in CPU microseconds per puzzle (read/parse, import, solve, result write), then
 the CPU each process group spent during the end-to-end runs: `run`'s main process apart from its
 pool, the Celery workers, the producer, the PostgreSQL server and Redis (the Celery overhead is
-the workers' CPU beyond solving and writing, plus Redis's).
+the workers' CPU beyond solving and writing, plus Redis's). Last, the bulk path's targets
+(`TARGETS`) beside this run's figures: `run`'s main process's CPU a puzzle; `run`'s time
+against the pool's own work ("solve", one core, divided by `run`'s processes); the PostgreSQL
+server's CPU a puzzle for the import and the result write alone; Celery's rate against
+`run`'s.
 
 `--rating` is SUDOKU_RATING for every part (the solver alone included): `fast` leaves SE's
 chains out, so that the solver's cost does not hide the bookkeeping's.
@@ -459,6 +463,52 @@ def main() -> None:
     report_cpu("where the time goes: each stage alone, one process", args.count, cpu["stages"])
     for label in walls:
         report_cpu(f"CPU during {label}", args.count, {**cpu[label], **overhead(label, cpu)})
+    report_targets(args.count, walls, cpu, PROCESSES["run"](args.workers))
+
+
+# The bulk path's targets: what, the figure's unit, the bound, and whether the figure is to stay
+# at or below it (else at or above it).
+TARGETS = {
+    "run's main process, CPU a puzzle": ("us", 15.0, True),
+    "run against the pool's own work on its processes": ("x", 1.25, True),
+    "PostgreSQL server CPU a puzzle, import and results": ("us", 20.0, True),
+    "Celery's rate against run's": ("x", 0.9, False),
+}
+
+
+def targets(
+    n: int, walls: dict[str, list[float]], cpu: dict[str, dict[str, list[float]]], processes: int
+) -> dict[str, float]:
+    """Each target's figure in this run (medians), for the parts that ran."""
+    median = {label: statistics.median(values) for label, values in walls.items()}
+    stage = {name: statistics.median(values) for name, values in cpu["stages"].items()}
+    run = next((label for label in median if label.startswith("run")), None)
+    celery = next((label for label in median if label.startswith("celery")), None)
+    found = {}
+    if run is not None:
+        main = statistics.median(cpu[run]["main process"])
+        found["run's main process, CPU a puzzle"] = main / n * 1e6
+        pool = stage["solve (solver + rows, one core)"] / processes
+        found["run against the pool's own work on its processes"] = median[run] / pool
+    server = stage["import, postgresql (server)"] + stage["result write, postgresql (server)"]
+    found["PostgreSQL server CPU a puzzle, import and results"] = server / n * 1e6
+    if run is not None and celery is not None:
+        found["Celery's rate against run's"] = median[run] / median[celery]
+    return found
+
+
+def report_targets(
+    n: int, walls: dict[str, list[float]], cpu: dict[str, dict[str, list[float]]], processes: int
+) -> None:
+    """The bulk path's targets beside this run's figures (the server's from the stages
+    alone)."""
+    print("\ntargets (this run's medians)")
+    for name, figure in targets(n, walls, cpu, processes).items():
+        unit, bound, at_most = TARGETS[name]
+        met = figure <= bound if at_most else figure >= bound
+        sign = "<=" if at_most else ">="
+        verdict = "met" if met else "not met"
+        print(f"  {name:52} {figure:8.2f} {unit:2}  target {sign} {bound:g}  {verdict}")
 
 
 def overhead(label: str, cpu: dict[str, dict[str, list[float]]]) -> dict[str, list[float]]:
