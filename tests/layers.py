@@ -36,7 +36,7 @@ LAYERS = (
     Layer("worker", ("worker",), ("files",), ("celery", "kombu", "redis", "sqlalchemy")),
     Layer("files", ("worker.files",), ("shared",), ("pyarrow",)),
     Layer("shared", ("worker.errors", "worker.exits", "worker.setting", "worker.settings",
-          "worker.database", "worker.batch"), ("db",), ("sqlalchemy",)),
+          "worker.database", "worker.batch", "worker.handover"), ("db",), ("sqlalchemy",)),
     Layer("migrations", ("migrations",), ("db",), ("alembic", "sqlalchemy")),
     Layer("db", ("db",), ("solver",), ("alembic", "psycopg", "sqlalchemy")),
     Layer("solver", ("solver",), (), ()),
