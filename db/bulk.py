@@ -57,6 +57,9 @@ def insert_rows(
     target = ", ".join(table.c[name].name for name in conflict)
     on_conflict = f"ON CONFLICT ({target}) DO NOTHING"
     if dialect_of(session) == "postgresql":
+        rows = rows if isinstance(rows, list) else list(rows)
+        if _copied(session, table.name, columns, rows):
+            return len(rows)
         stage = stage_like(session, table, columns)
         copy_rows(session, stage, columns, rows)
         move = f"INSERT INTO {table.name} ({names}) SELECT {names} FROM {stage} AS s"  # noqa: S608
@@ -67,6 +70,19 @@ def insert_rows(
             cursor.execute(f"DELETE FROM {stage}")  # noqa: S608  (a second call, same transaction)
         return inserted
     return _insert_values(session, f"INSERT INTO {table.name} ({names})", on_conflict, rows)
+
+
+def _copied(session: Session, table: str, columns: Sequence[str], rows: list[Row]) -> bool:
+    """COPY `rows` straight into `table`, in a savepoint: True unless one clashes with a row
+    stored already (the savepoint is then rolled back and nothing is stored) (PostgreSQL)."""
+    from psycopg.errors import UniqueViolation  # PostgreSQL only: SQLite never imports psycopg
+
+    try:
+        with driver_connection(session).transaction():
+            copy_rows(session, table, columns, rows)
+    except UniqueViolation:
+        return False
+    return True
 
 
 def not_stored(table: str, key: Sequence[str]) -> str:

@@ -15,7 +15,7 @@ from db.errors import UnknownBatch
 from db.imports import BatchWork, add_records, get_or_create_collection
 from db.migrate import upgrade
 from db.models import Batch, Collection, Result
-from db.results import ResultRow, record_batch, record_batch_failure
+from db.results import ResultRow, insert_results, record_batch, record_batch_failure
 from tests.db.conftest import grid, result_row
 
 
@@ -51,6 +51,20 @@ def test_writing_the_same_batch_twice_leaves_the_same_rows_and_counters(
     assert record_batch(session, batch.batch_id, rows_of(batch)) == 0
     session.commit()
     assert state(session, batch.collection_id) == once
+
+
+def test_rows_partly_stored_already_add_only_the_new_ones_and_keep_the_stored(
+    session: Session, work: list[BatchWork]
+) -> None:
+    """A puzzle with a result keeps it when another batch brings it again beside new ones (on
+    PostgreSQL the straight COPY clashes and the rows not stored yet go in on their own)."""
+    first, second = (pid for pid, _ in work[0].puzzles[:2])
+    assert insert_results(session, [result_row(first, difficulty="easy")]) == 1
+    again = [result_row(first, difficulty="hard"), result_row(second, difficulty="hard")]
+    assert insert_results(session, again) == 1
+    session.commit()
+    stored = dict(session.execute(select(Result.puzzle_id, Result.difficulty)).all())
+    assert stored == {first: "easy", second: "hard"}
 
 
 def test_result_rows_round_trip_with_their_json_and_timestamps(
