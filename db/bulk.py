@@ -8,11 +8,14 @@ only hands a tuple to the driver:
   (100 rows a statement run: a run costs more than a row, and a CHECK's IN list is built
   once a run), run by the driver's executemany in the session's transaction (how many rows it
   inserted is its rowcount);
-- PostgreSQL: COPY into a temporary stage table, then one `INSERT ... SELECT` of the rows
-  not stored yet (its rowcount says how many were new): a plain insert behind an anti-join,
-  which costs the server less than `ON CONFLICT DO NOTHING`'s speculative insertion (docs:
-  Benchmarks). A row another transaction stored meanwhile makes it fail on the unique index;
-  it is then made again with `ON CONFLICT DO NOTHING` (`insert_new`).
+- PostgreSQL: COPY straight into the table, in a savepoint: the rows are new but for a
+  redelivered batch or a puzzle two batches share. When one clashes with a stored row, the
+  savepoint is rolled back and the rows go through a temporary stage table, then one `INSERT
+  ... SELECT` of those not stored yet (its rowcount says how many were new): a plain insert
+  behind an anti-join, which costs the server less than `ON CONFLICT DO NOTHING`'s
+  speculative insertion (docs: Benchmarks). A row another transaction stored meanwhile makes
+  that fail on the unique index; it is then made again with `ON CONFLICT DO NOTHING`
+  (`insert_new`).
 
 Identifiers come from `Table` objects and constants of this package, never from input;
 values travel only as bound parameters or through COPY.
