@@ -98,17 +98,23 @@ def not_stored(table: str, key: Sequence[str]) -> str:
     return f"NOT EXISTS (SELECT FROM {table} AS t WHERE {match} OFFSET 0)"
 
 
-def insert_new(cursor: Any, fast: str, safe: str) -> None:
-    """Run `fast`, an insert of the rows not stored yet that assumes no other transaction
-    stores the same keys meanwhile, in a savepoint; when one did (the unique index refuses a
-    row), run `safe`, the same insert with `ON CONFLICT DO NOTHING` (PostgreSQL)."""
+def insert_new(cursor: Any, *attempts: str) -> None:
+    """Run each of `attempts`, inserts of the same rows from the cheapest to the safest, in a
+    savepoint, until one is not refused by a unique index; the last, `ON CONFLICT DO
+    NOTHING`, as it is (PostgreSQL). Say, a plain insert behind an anti-join, which assumes
+    no other transaction stores the same keys meanwhile, then the same with `ON CONFLICT DO
+    NOTHING`."""
     from psycopg.errors import UniqueViolation  # PostgreSQL only: SQLite never imports psycopg
 
-    try:
-        with cursor.connection.transaction():
-            cursor.execute(fast)
-    except UniqueViolation:
-        cursor.execute(safe)
+    *optimistic, safe = attempts
+    for attempt in optimistic:
+        try:
+            with cursor.connection.transaction():
+                cursor.execute(attempt)
+            return
+        except UniqueViolation:
+            continue
+    cursor.execute(safe)
 
 
 def _insert_values(session: Session, insert: str, suffix: str, rows: Iterable[Row]) -> int:

@@ -47,7 +47,10 @@ _INSERT = (
 NEW_PUZZLES = (
     f"{_INSERT} WHERE true ORDER BY line ON CONFLICT (givens) DO NOTHING RETURNING givens, id"
 )
-# PostgreSQL: a plain insert behind an anti-join first (db.bulk.insert_new).
+# PostgreSQL (db.bulk.insert_new): first every staged puzzle, as if all were new (a bulk import
+# of new puzzles: no probe of the index a puzzle, about a quarter of the server's import); on
+# a clash with a stored one, a plain insert behind an anti-join; then ON CONFLICT DO NOTHING.
+ALL_PUZZLES = f"{_INSERT} ORDER BY line RETURNING givens, id"
 UNSEEN_PUZZLES = (
     f"{_INSERT} WHERE {not_stored(Puzzle.__tablename__, ['givens'])} "
     "ORDER BY line RETURNING givens, id"
@@ -94,7 +97,7 @@ def stored_puzzles(
     cursor = driver_connection(session).cursor()
     try:
         if dialect == "postgresql":
-            insert_new(cursor, UNSEEN_PUZZLES, NEW_PUZZLES)
+            insert_new(cursor, ALL_PUZZLES, UNSEEN_PUZZLES, NEW_PUZZLES)
         else:
             cursor.execute(NEW_PUZZLES)
         known = Known(dict(cursor.fetchall()), set(), set())

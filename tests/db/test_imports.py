@@ -165,6 +165,26 @@ def test_a_puzzle_already_solved_is_not_batched_and_counts_as_done(session: Sess
     assert progress(session, second.id) == (1, 2)
 
 
+def test_puzzles_seen_before_beside_new_ones_are_stored_once_each_line_naming_its_own(
+    session: Session,
+) -> None:
+    """A chunk mixing puzzles another collection holds with new ones (on PostgreSQL the insert
+    of all of them as new is refused, and only the unseen ones go in): one row a puzzle, and
+    every line holds the puzzle of its givens."""
+    first = get_or_create_collection(session, "first", "a.txt", HASH)
+    add_records(session, first.id, [(1, grid(2)), (2, grid(4))], [], batch_size=10)
+    second = get_or_create_collection(session, "second", "b.txt", "b" * 64)
+    lines = [(line, grid(line)) for line in range(1, 6)]
+    add_records(session, second.id, lines, [], batch_size=10)
+    assert count(session, Puzzle) == 5
+    held = select(CollectionPuzzle.line, Puzzle.givens).join(
+        Puzzle, Puzzle.id == CollectionPuzzle.puzzle_id
+    )
+    assert sorted(session.execute(held.where(CollectionPuzzle.collection_id == second.id))) == [
+        (line, givens) for line, givens in lines
+    ]
+
+
 def test_only_pending_batches_are_unfinished(session: Session) -> None:
     """unfinished_batches leaves out batches already done, for a resumed import."""
     c = get_or_create_collection(session, "c", "c.txt", HASH)
