@@ -24,6 +24,17 @@ def put_while_parent(ready: Any, item: object, parent: int) -> bool:
     return False
 
 
+def get_while_parent(ready: Any, parent: int, gone: object) -> Any:
+    """In a child: the parent's next item, waiting for it; `gone` once the parent (`parent`,
+    its pid) is gone."""
+    while os.getppid() == parent:
+        try:
+            return ready.get(timeout=WAIT)
+        except queue.Empty:
+            continue
+    return gone
+
+
 def get_from_child(ready: Any, child: Any, gone: Callable[[int | None], BaseException]) -> Any:
     """In a parent: the child's next item, however long it takes; `gone(exit code)` raised
     once the child is gone with nothing left to give (what it sent before it ended is read)."""

@@ -8,7 +8,7 @@ import queue
 
 import pytest
 
-from worker.handover import get_from_child, put_while_parent
+from worker.handover import get_from_child, get_while_parent, put_while_parent
 
 
 def test_a_child_whose_parent_is_gone_stops_handing_over() -> None:
@@ -34,3 +34,7 @@ def test_a_child_gone_with_nothing_to_give_raises_the_parents_error_with_its_exi
     child.join()
     with pytest.raises(ChildProcessError, match=r"^7$"):
         get_from_child(context.Queue(), child, lambda code: ChildProcessError(str(code)))
+
+
+def test_a_child_waiting_for_a_parent_that_is_gone_gets_the_callers_token() -> None:
+    assert get_while_parent(queue.Queue(), os.getpid() + 1_000_000, "gone") == "gone"

@@ -33,7 +33,7 @@ from db.ratings import record_work, settle_failed
 from db.results import failure_reason, record_batch_failure
 from db.tiers import IMPORT
 from worker.batch import Solved
-from worker.handover import WAIT, get_from_child, put_while_parent
+from worker.handover import get_from_child, get_while_parent, put_while_parent
 
 COMMIT_BATCHES = 20  # finished batches stored in one transaction at most
 _STOP = None  # sent by the main process: store what came before, then end
@@ -147,7 +147,7 @@ def _serve(url: str, inbox: Any, outbox: Any, parent: int) -> None:
     database's error, report it and end."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's: it stops this one
     sessions = sessions_at(url)
-    while (first := _next(inbox, parent)) is not _STOP:
+    while (first := get_while_parent(inbox, parent, _STOP)) is not _STOP:
         came = [first, *_waiting(inbox)]
         stop = _STOP in came
         finished = [item for item in came if item is not _STOP]
@@ -162,17 +162,6 @@ def _serve(url: str, inbox: Any, outbox: Any, parent: int) -> None:
             return
         if not put_while_parent(outbox, stored, parent) or stop:
             return
-
-
-def _next(inbox: Any, parent: int) -> Finished | None:
-    """The next item sent, waiting for it; `_STOP` once the parent is gone."""
-    while os.getppid() == parent:
-        try:
-            item: Finished | None = inbox.get(timeout=WAIT)
-            return item
-        except queue.Empty:
-            continue
-    return _STOP
 
 
 def _waiting(inbox: Any) -> list[Finished | None]:
