@@ -81,7 +81,9 @@ def _copied(session: Session, table: str, columns: Sequence[str], rows: list[Row
     from psycopg.errors import UniqueViolation  # PostgreSQL only: SQLite never imports psycopg
 
     try:
-        with driver_connection(session).transaction():
+        # SQLAlchemy's savepoint, not the driver's: as the transaction's first statement, the
+        # driver's would be a transaction of its own, committed whatever follows
+        with session.begin_nested():
             copy_rows(session, table, columns, rows)
     except UniqueViolation:
         return False

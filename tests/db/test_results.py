@@ -7,7 +7,7 @@ from concurrent.futures import ThreadPoolExecutor
 from datetime import UTC, datetime
 
 import pytest
-from sqlalchemy import func, select
+from sqlalchemy import Engine, func, select
 from sqlalchemy.orm import Session
 
 from db.engine import make_engine, session_factory
@@ -65,6 +65,18 @@ def test_rows_partly_stored_already_add_only_the_new_ones_and_keep_the_stored(
     session.commit()
     stored = dict(session.execute(select(Result.puzzle_id, Result.difficulty)).all())
     assert stored == {first: "easy", second: "hard"}
+
+
+def test_results_are_stored_only_with_the_transaction_that_writes_them(
+    engine: Engine, work: list[BatchWork]
+) -> None:
+    """Results written first in a transaction that is then rolled back (say, their batch was
+    deleted meanwhile) leave nothing behind."""
+    with session_factory(engine)() as session:
+        assert insert_results(session, rows_of(work[0])) == 3
+        session.rollback()
+    with session_factory(engine)() as session:
+        assert session.scalar(select(func.count()).select_from(Result)) == 0
 
 
 def test_result_rows_round_trip_with_their_json_and_timestamps(
