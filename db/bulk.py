@@ -101,11 +101,12 @@ def not_stored(table: str, key: Sequence[str]) -> str:
 
 
 def insert_new(cursor: Any, *attempts: str) -> None:
-    """Run each of `attempts`, inserts of the same rows from the cheapest to the safest, in a
-    savepoint, until one is not refused by a unique index; the last, `ON CONFLICT DO
-    NOTHING`, as it is (PostgreSQL). Say, a plain insert behind an anti-join, which assumes
-    no other transaction stores the same keys meanwhile, then the same with `ON CONFLICT DO
-    NOTHING`."""
+    """Run `attempts`, inserts of the same rows from the cheapest to the safest, each but the
+    last in a savepoint, until one is not refused by a unique index (PostgreSQL). Say, a plain
+    insert behind an anti-join, which assumes no other transaction stores the same keys
+    meanwhile, then the same with `ON CONFLICT DO NOTHING`. Called in a transaction already
+    begun (its rows staged): before that, the driver's savepoint would be a transaction of its
+    own."""
     from psycopg.errors import UniqueViolation  # PostgreSQL only: SQLite never imports psycopg
 
     *optimistic, safe = attempts
