@@ -37,6 +37,7 @@ from worker.handover import get_from_child, get_while_parent, put_while_parent
 
 COMMIT_BATCHES = 20  # finished batches stored in one transaction at most
 _STOP = None  # sent by the main process: store what came before, then end
+NAME = "sudoku-batch writer"  # the process's name (multiprocessing's)
 
 
 class NotStored(StorageError):
@@ -95,9 +96,7 @@ class Writer:
         self._inbox: Any = context.Queue()
         self._outbox: Any = context.Queue()
         args = (url, self._inbox, self._outbox, os.getpid())
-        self._process = context.Process(
-            target=_serve, args=args, name="sudoku-batch writer", daemon=True
-        )
+        self._process = context.Process(target=_serve, args=args, name=NAME, daemon=True)
         self._process.start()
         self.pending = 0  # batches sent, not yet reported stored
 
