@@ -33,7 +33,7 @@ batches_table = cast(Table, Batch.__table__)
 # (`ResultRow(puzzle_id=..., status=..., ...)`): a column missing or unknown is a TypeError,
 # whatever the order. Its values are ready to store: `technique_counts` is JSON text, and a
 # batch's rows usually share one `solved_at`. A tuple, not a dict a row: it goes to the driver
-# as it is and pickles small between the pool and the process that stores it. The type checker
+# as it is and travels small between the pool and the process that stores it. The type checker
 # cannot read fields made at run time: to it, a row is a tuple whose fields are Any.
 if TYPE_CHECKING:
 

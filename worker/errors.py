@@ -28,7 +28,7 @@ class SourceError(SudokuBatchError, ValueError):
         self.message = message
 
     def __reduce__(self) -> tuple[type[SourceError], tuple[Path, int | None, str]]:
-        """Pickled whole (raised in the process reading a file, reported by its parent)."""
+        """Rebuilt whole in the parent (raised in the process reading a file, reported there)."""
         return SourceError, (self.path, self.line, self.message)
 
 

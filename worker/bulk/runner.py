@@ -6,7 +6,7 @@ created it has committed (a large file is read and stored by a process of its ow
 on the database:
 
 - SQLite takes one writer at a time: a process of its own stores them
-  (`worker.bulk.writer`), the pool's rows passed on to it still packed. Pool processes
+  (`worker.bulk.writer`), the pool's rows passed on to it. Pool processes
   writing too would only take turns on the same lock, each re-reading the pages the others
   changed (docs: Architecture).
 - PostgreSQL takes many: each pool process stores the batch it solved, on its own connection
@@ -41,12 +41,12 @@ from db.imports import BatchWork
 from db.ratings import record_work
 from db.results import failure_reason
 from db.tiers import DEFAULT_PLAN, RatingPlan
-from worker.batch import solve_work
-from worker.bulk.writer import Finished, NotStored, Stored, Writer, pack, store
+from worker.batch import Solved, solve_work
+from worker.bulk.writer import Finished, NotStored, Stored, Writer, store
 
 OnSolved = Callable[[int], None]
-# what a pool process hands back: a part solved, packed (`pack`); or, stored, its deep work
-Done = bytes | list[BatchWork]
+# what a pool process hands back: a part solved; or, stored, its deep work
+Done = Solved | list[BatchWork]
 # Batches queued per pool process: enough that the pool never waits while the main process
 # imports the next chunk, few enough that memory stays bounded on huge collections.
 IN_FLIGHT_PER_WORKER = 4
@@ -82,11 +82,6 @@ def solve_and_store(
     return deep
 
 
-def solve_part(work: BatchWork, *, node_budget: int | None, plan: RatingPlan) -> bytes:
-    """In a pool process: solve a batch, or a part of one, for another process to store."""
-    return pack(solve_work(work, node_budget=node_budget, plan=plan))
-
-
 def split(work: BatchWork, parts: int) -> list[BatchWork]:
     """The batch cut into `parts` (at most one a puzzle): every part-th puzzle each."""
     parts = max(1, min(parts, len(work.puzzles)))
@@ -100,7 +95,7 @@ class _Batch:
     work: BatchWork
     parts: int
     back: int = 0  # parts back, solved or failed
-    solved: list[bytes] = field(default_factory=list)  # each part's, packed
+    solved: list[Solved] = field(default_factory=list)
     deep: list[BatchWork] | None = None  # stored by its pool process: the deep work it made
     error: BaseException | None = None
 
@@ -154,7 +149,7 @@ class LocalPool:
         else:
             for part in parts:
                 solved: Future[Done] = self._pool.submit(
-                    solve_part, part, node_budget=budget, plan=plan
+                    solve_work, part, node_budget=budget, plan=plan
                 )
                 self._inflight[solved] = batch
         self.dispatched += len(work.puzzles)
@@ -226,7 +221,7 @@ class LocalPool:
             error = future.exception()
             if error is not None:
                 batch.error = batch.error or error
-            elif isinstance(done := future.result(), bytes):
+            elif isinstance(done := future.result(), Solved):
                 batch.solved.append(done)
             else:
                 batch.deep = done  # its pool process stored it

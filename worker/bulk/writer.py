@@ -3,8 +3,7 @@ process only coordinates.
 
 SQLite takes one writer at a time. `run`'s results on it are stored by this process: the
 main process passes on what the pool sent back for each finished batch (`Finished`: its
-parts still packed as the pool processes packed them, so the main process never unpacks a
-row) and reads back, once committed, what each batch gave (`Stored`: the puzzles solved,
+solved parts) and reads back, once committed, what each batch gave (`Stored`: the puzzles solved,
 the deep batches it asked for). Whatever has come in since the last commit is stored in one
 transaction (each batch's write is idempotent, as in a Celery worker): the further the pool
 gets ahead, the fewer the commits.
@@ -18,7 +17,6 @@ from __future__ import annotations
 
 import multiprocessing
 import os
-import pickle
 import queue
 import signal
 from dataclasses import dataclass
@@ -45,20 +43,13 @@ class NotStored(StorageError):
     fault, so they stay pending for a re-run."""
 
 
-def pack(solved: Solved) -> bytes:
-    """A solved part as a pool process hands it back: packed once there and unpacked only by
-    the writer, never by the main process that passes it on (between this program's own
-    processes, as `concurrent.futures` pickles every result; never a message of the queue)."""
-    return pickle.dumps(solved, protocol=pickle.HIGHEST_PROTOCOL)
-
-
 @dataclass(frozen=True)
 class Finished:
-    """A batch whose parts are all back: each part's packed `Solved`, or why solving it failed
-    (then it is recorded failed)."""
+    """A batch whose parts are all back: each part's `Solved`, or why solving it failed (then
+    it is recorded failed)."""
 
     work: BatchWork
-    parts: list[bytes]
+    parts: list[Solved]
     failure: str | None = None
 
 
@@ -76,10 +67,8 @@ def store(session: Session, finished: Finished) -> Stored:
     """Record one finished batch (not committed): its rows, or its failure."""
     work = finished.work
     if finished.failure is None:
-        # bytes this run's own pool processes packed, as concurrent.futures unpickles results
-        parts: list[Solved] = [pickle.loads(part) for part in finished.parts]  # noqa: S301
-        rows = [row for part in parts for row in part.rows]
-        paths = [path for part in parts for path in part.paths]
+        rows = [row for part in finished.parts for row in part.rows]
+        paths = [path for part in finished.parts for path in part.paths]
         return Stored(work.batch_id, len(work.puzzles), record_work(session, work, rows, paths))
     if work.kind == IMPORT:
         record_batch_failure(session, work.batch_id, finished.failure)
