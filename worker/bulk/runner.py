@@ -6,9 +6,9 @@ created it has committed (a large file is read and stored by a process of its ow
 on the database:
 
 - SQLite takes one writer at a time: a process of its own stores them
-  (`worker.bulk.writer`), the pool's rows passed on to it. Pool processes
-  writing too would only take turns on the same lock, each re-reading the pages the others
-  changed (docs: Architecture).
+  (`worker.bulk.writer`), each pool process handing it what it solved, straight: the main
+  process never touches a row. Pool processes writing too would only take turns on the same
+  lock, each re-reading the pages the others changed (docs: Architecture).
 - PostgreSQL takes many: each pool process stores the batch it solved, on its own connection
   (`solve_and_store`); the few batches cut into parts come back to the main process, which
   stores them once all their parts are in.
@@ -31,7 +31,8 @@ from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
 from contextlib import contextmanager
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
+from typing import Any
 
 from sqlalchemy.orm import Session, sessionmaker
 
@@ -41,12 +42,13 @@ from db.imports import BatchWork
 from db.ratings import record_work
 from db.results import failure_reason
 from db.tiers import DEFAULT_PLAN, RatingPlan
-from worker.batch import Solved, solve_work
-from worker.bulk.writer import Finished, NotStored, Stored, Writer, store
+from worker.batch import solve_work
+from worker.bulk.writer import Gathering, NotStored, Part, Stored, Writer, store
 
 OnSolved = Callable[[int], None]
-# what a pool process hands back: a part solved; or, stored, its deep work
-Done = Solved | list[BatchWork]
+# what a pool process hands back: a part solved; or, stored, its deep work; or nothing (its
+# part went to the writer)
+Done = Part | list[BatchWork] | None
 # Batches queued per pool process: enough that the pool never waits while the main process
 # imports the next chunk, few enough that memory stays bounded on huge collections.
 IN_FLIGHT_PER_WORKER = 4
@@ -59,11 +61,32 @@ NOT_THE_BATCH = (BrokenProcessPool, NotStored)
 POOL_NICENESS = 5  # pool processes yield to the main process when the cores are busy
 
 
-def _start_pool_process(backend: str) -> None:
+_to_writer: Any = None  # in a pool process: the writer's inbox, where there is a writer
+
+
+def _start_pool_process(backend: str, to_writer: Any) -> None:
     """Each pool process: below the writer in priority, on the configured solver backend (a
-    spawned process does not inherit the parent's choice)."""
+    spawned process does not inherit the parent's choice), handing its parts to the writer
+    (`to_writer`, its inbox) where there is one."""
+    global _to_writer
     os.nice(POOL_NICENESS)
     solver.use_backend(backend)
+    _to_writer = to_writer
+
+
+def solve_part(
+    work: BatchWork, parts: int, *, node_budget: int | None, plan: RatingPlan
+) -> Part | None:
+    """In a pool process: one of a batch's `parts` solved, or why solving it failed (the
+    batch's own fault); handed to the writer where there is one (then None comes back)."""
+    try:
+        part = Part(work, parts, solve_work(work, node_budget=node_budget, plan=plan))
+    except Exception as error:
+        part = Part(work, parts, None, failure_reason(error))
+    if _to_writer is None:
+        return part
+    _to_writer.put(part)
+    return None
 
 
 def solve_and_store(
@@ -86,18 +109,6 @@ def split(work: BatchWork, parts: int) -> list[BatchWork]:
     """The batch cut into `parts` (at most one a puzzle): every part-th puzzle each."""
     parts = max(1, min(parts, len(work.puzzles)))
     return [replace(work, puzzles=work.puzzles[k::parts]) for k in range(parts)]
-
-
-@dataclass
-class _Batch:
-    """A batch whose parts are in the pool: what came back so far."""
-
-    work: BatchWork
-    parts: int
-    back: int = 0  # parts back, solved or failed
-    solved: list[Solved] = field(default_factory=list)
-    deep: list[BatchWork] | None = None  # stored by its pool process: the deep work it made
-    error: BaseException | None = None
 
 
 class LocalPool:
@@ -125,33 +136,36 @@ class LocalPool:
         # SQLite's one writer of results: a process of its own (None: this one stores them)
         self._writer = Writer(url) if embedded and url is not None else None
         self._limit = IN_FLIGHT_PER_WORKER * workers
+        to_writer = None if self._writer is None else self._writer.inbox
         self._pool = ProcessPoolExecutor(
-            workers, initializer=_start_pool_process, initargs=(solver.backend(),)
+            workers, initializer=_start_pool_process, initargs=(solver.backend(), to_writer)
         )
-        self._inflight: dict[Future[Done], _Batch] = {}
+        self._inflight: dict[Future[Done], Part] = {}  # each part in the pool (not yet solved)
+        self._gathering = Gathering()  # the parts that came back here, by batch
 
     def dispatch(self, work: BatchWork) -> None:
         """Queue one batch (in parts while processes idle); first stores what is finished, and
-        waits while the pool is full."""
+        waits while the pool, or the writer, is full."""
         self._store({future for future in self._inflight if future.done()})
-        if self._writer is not None:
-            self._count(self._writer.collect(block=False))
         while len(self._inflight) >= self._limit:
             self._store(wait(self._inflight, return_when=FIRST_COMPLETED).done)
+        if self._writer is not None:
+            self._count(self._writer.collect(block=False))
+            while self._writer.pending >= 2 * self._limit:  # the pool's and as many again
+                self._count(self._writer.collect(block=True))
+            self._writer.expect()
         parts = split(work, self.workers - len(self._inflight))
-        batch = _Batch(work, len(parts))
         budget, plan = self.node_budget, self.plan
-        if len(parts) == 1 and self.url is not None:
-            stored = self._pool.submit(
-                solve_and_store, work, self.url, node_budget=budget, plan=plan
-            )
-            self._inflight[stored] = batch
-        else:
-            for part in parts:
-                solved: Future[Done] = self._pool.submit(
-                    solve_work, part, node_budget=budget, plan=plan
+        for part in parts:
+            if len(parts) == 1 and self.url is not None:
+                done: Future[Done] = self._pool.submit(
+                    solve_and_store, work, self.url, node_budget=budget, plan=plan
                 )
-                self._inflight[solved] = batch
+            else:
+                done = self._pool.submit(
+                    solve_part, part, len(parts), node_budget=budget, plan=plan
+                )
+            self._inflight[done] = Part(part, len(parts), None)
         self.dispatched += len(work.puzzles)
 
     def dispatch_all(self, works: Iterable[BatchWork]) -> None:
@@ -174,37 +188,34 @@ class LocalPool:
             self._writer.close(cancel=cancel)
 
     def _store(self, finished: set[Future[Done]]) -> None:
-        """Store the batches whose last part is back and that their pool process did not
-        store: to the writer, or here in one transaction (each batch's write is idempotent); a
-        batch whose solving raised is recorded failed. An error that is not the batch's fault
-        stops the run once the others are stored."""
-        complete = self._complete(finished)
-        stop = [b.error for b in complete if isinstance(b.error, NOT_THE_BATCH)]
-        here = [
-            Finished(b.work, b.solved, None if b.error is None else failure_reason(b.error))
-            for b in complete
-            if b.deep is None and not isinstance(b.error, NOT_THE_BATCH)
-        ]
-        if self._writer is not None:
-            for batch in here:
-                self._writer.send(batch)
-        elif here:
+        """Take these parts out of the pool's hands and store the batches they made whole
+        that no other process stores: here, in one transaction (each batch's write is
+        idempotent). A part whose solving raised has its batch recorded failed. An error that
+        is not the batch's fault stops the run once the others are stored."""
+        parts: list[Part] = []
+        stored: list[Stored] = []
+        stop: list[BaseException] = []
+        for future in finished:
+            part = self._inflight.pop(future)
+            error = future.exception()
+            if isinstance(error, NOT_THE_BATCH):
+                stop.append(error)
+            elif error is not None:
+                parts.append(replace(part, failure=failure_reason(error)))
+            elif isinstance(done := future.result(), Part):
+                parts.append(done)
+            elif done is not None:  # stored by its pool process (PostgreSQL): its deep work
+                stored.append(Stored(part.work.batch_id, len(part.work.puzzles), done))
+        if self._writer is not None:  # the writer gathers them with the others
+            for part in parts:
+                self._writer.send(part)
+        elif here := self._gathering.add(parts):
             with self.sessions() as session:
-                stored = [store(session, batch) for batch in here]
+                stored += [store(session, batch) for batch in here]
                 session.commit()
-            self._count(stored)
-        # stored by their pool processes (PostgreSQL)
-        self._count(
-            [
-                Stored(b.work.batch_id, len(b.work.puzzles), b.deep or [])
-                for b in complete
-                if b.deep is not None
-            ]
-        )
+        self._count(stored)
         if stop:
             raise stop[0]
-        while self._writer is not None and self._writer.pending > self._limit:
-            self._count(self._writer.collect(block=True))
 
     def _count(self, stored: list[Stored]) -> None:
         """Batches stored: their deep work kept for later, their puzzles counted solved."""
@@ -212,23 +223,6 @@ class LocalPool:
             self.deep += batch.deep
             if batch.solved:
                 self.on_solved(batch.solved)
-
-    def _complete(self, finished: set[Future[Done]]) -> list[_Batch]:
-        """Take these parts out of the pool's hands; the batches whose last part is back."""
-        complete: list[_Batch] = []
-        for future in finished:
-            batch = self._inflight.pop(future)
-            error = future.exception()
-            if error is not None:
-                batch.error = batch.error or error
-            elif isinstance(done := future.result(), Solved):
-                batch.solved.append(done)
-            else:
-                batch.deep = done  # its pool process stored it
-            batch.back += 1
-            if batch.back == batch.parts:
-                complete.append(batch)
-        return complete
 
     def run_deep(self, on_solved: OnSolved, more: Iterable[BatchWork] = ()) -> int:
         """The second phase: rate the deep batches stored batches asked for, and `more` (an

@@ -1,12 +1,13 @@
 """SQLite's one writer of results in `run`: a process of its own, so that `run`'s main
 process only coordinates.
 
-SQLite takes one writer at a time. `run`'s results on it are stored by this process: the
-main process passes on what the pool sent back for each finished batch (`Finished`: its
-solved parts) and reads back, once committed, what each batch gave (`Stored`: the puzzles solved,
-the deep batches it asked for). Whatever has come in since the last commit is stored in one
-transaction (each batch's write is idempotent, as in a Celery worker): the further the pool
-gets ahead, the fewer the commits.
+SQLite takes one writer at a time. `run`'s results on it are stored by this process: each
+pool process hands it the part of a batch it solved (`Part`), straight, without passing
+through the main process; the writer gathers a batch's parts (`Gathering`) and the main
+process reads back, once committed, what each batch gave (`Stored`: the puzzles solved, the
+deep batches it asked for). Whatever batches are whole since the last commit are stored in
+one transaction (each batch's write is idempotent, as in a Celery worker): the further the
+pool gets ahead, the fewer the commits.
 
 Killed, or stopped by the database's error (`NotStored`, raised in the main process), the
 writer loses only what it had not committed: those batches stay pending and a re-run solves
@@ -19,7 +20,8 @@ import multiprocessing
 import os
 import queue
 import signal
-from dataclasses import dataclass
+from collections.abc import Iterable
+from dataclasses import dataclass, replace
 from typing import Any
 
 from sqlalchemy.orm import Session
@@ -33,7 +35,7 @@ from db.tiers import IMPORT
 from worker.batch import Solved
 from worker.handover import get_from_child, get_while_parent, put_while_parent
 
-COMMIT_BATCHES = 20  # finished batches stored in one transaction at most
+COMMIT_PARTS = 20  # parts of batches taken in for one transaction at most
 _STOP = None  # sent by the main process: store what came before, then end
 NAME = "sudoku-batch writer"  # the process's name (multiprocessing's)
 
@@ -44,6 +46,17 @@ class NotStored(StorageError):
 
 
 @dataclass(frozen=True)
+class Part:
+    """One part of a batch cut into `parts` (`work` holds the part's puzzles): its `Solved`,
+    or why solving it failed (then the whole batch is recorded failed)."""
+
+    work: BatchWork
+    parts: int
+    solved: Solved | None
+    failure: str | None = None
+
+
+@dataclass(frozen=True)
 class Finished:
     """A batch whose parts are all back: each part's `Solved`, or why solving it failed (then
     it is recorded failed)."""
@@ -51,6 +64,32 @@ class Finished:
     work: BatchWork
     parts: list[Solved]
     failure: str | None = None
+
+
+class Gathering:
+    """Parts of batches, kept until each batch is whole."""
+
+    def __init__(self) -> None:
+        self._parts: dict[int, list[Part]] = {}
+
+    def add(self, parts: Iterable[Part]) -> list[Finished]:
+        """Take in these parts; the batches they made whole."""
+        whole: list[Finished] = []
+        for part in parts:
+            have = self._parts.setdefault(part.work.batch_id, [])
+            have.append(part)
+            if len(have) == part.parts:
+                del self._parts[part.work.batch_id]
+                whole.append(_finished(have))
+        return whole
+
+
+def _finished(parts: list[Part]) -> Finished:
+    """A batch from all its parts: failed if any part failed."""
+    puzzles = [puzzle for part in parts for puzzle in part.work.puzzles]
+    work = replace(parts[0].work, puzzles=puzzles)
+    failure = next((part.failure for part in parts if part.failure is not None), None)
+    return Finished(work, [part.solved for part in parts if part.solved is not None], failure)
 
 
 @dataclass(frozen=True)
@@ -78,7 +117,8 @@ def store(session: Session, finished: Finished) -> Stored:
 
 
 class Writer:
-    """The main process's side: send finished batches, collect what was stored."""
+    """The main process's side: expect batches, collect what was stored. The pool processes
+    hand their parts to `inbox`; the main process only the parts whose process failed."""
 
     def __init__(self, url: str) -> None:
         context = multiprocessing.get_context("spawn")  # no fork of a process running threads
@@ -87,11 +127,19 @@ class Writer:
         args = (url, self._inbox, self._outbox, os.getpid())
         self._process = context.Process(target=_serve, args=args, name=NAME, daemon=True)
         self._process.start()
-        self.pending = 0  # batches sent, not yet reported stored
+        self.pending = 0  # batches expected, not yet reported stored
 
-    def send(self, finished: Finished) -> None:
-        self._inbox.put(finished)
+    @property
+    def inbox(self) -> Any:
+        """Where parts go: passed to each pool process when it starts."""
+        return self._inbox
+
+    def expect(self) -> None:
+        """One more batch will come, in parts, from the pool."""
         self.pending += 1
+
+    def send(self, part: Part) -> None:
+        self._inbox.put(part)
 
     def collect(self, *, block: bool) -> list[Stored]:
         """What was stored since the last call (with `block`, at least one report, waiting for
@@ -131,14 +179,14 @@ def _gone(code: int | None) -> NotStored:
 
 
 def _serve(url: str, inbox: Any, outbox: Any, parent: int) -> None:
-    """The writer: store what comes in, a transaction at a time, until told to stop; on the
-    database's error, report it and end."""
+    """The writer: store the batches made whole, a transaction at a time, until told to stop;
+    on the database's error, report it and end."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's: it stops this one
     sessions = sessions_at(url)
+    gathering = Gathering()
     while (first := get_while_parent(inbox, parent, _STOP)) is not _STOP:
         came = [first, *_waiting(inbox)]
-        stop = _STOP in came
-        finished = [item for item in came if item is not _STOP]
+        finished = gathering.add(item for item in came if item is not _STOP)
         try:
             with sessions() as session:
                 stored = [store(session, item) for item in finished]
@@ -148,14 +196,16 @@ def _serve(url: str, inbox: Any, outbox: Any, parent: int) -> None:
             reason = f"batches {ids} were not stored: {failure_reason(error)}"
             put_while_parent(outbox, NotStored(reason), parent)
             return
-        if not put_while_parent(outbox, stored, parent) or stop:
+        if stored and not put_while_parent(outbox, stored, parent):
+            return  # the main process is gone
+        if _STOP in came:
             return
 
 
-def _waiting(inbox: Any) -> list[Finished | None]:
+def _waiting(inbox: Any) -> list[Part | None]:
     """What else is waiting, up to a transaction's worth."""
-    items: list[Finished | None] = []
-    while len(items) < COMMIT_BATCHES - 1:
+    items: list[Part | None] = []
+    while len(items) < COMMIT_PARTS - 1:
         try:
             items.append(inbox.get_nowait())
         except queue.Empty:

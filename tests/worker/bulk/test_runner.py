@@ -29,13 +29,14 @@ LINES = [EASY, SEVENTEEN, "not a puzzle", EASY]
 FAST_PLAN = RatingPlan(exact=False)  # SE's chains off: the batches are solved at once
 
 
-def imported(sessions: sessionmaker[Session], folder: Path) -> list[BatchWork]:
-    """The batches of a small file, one puzzle each, stored and committed."""
+def imported(sessions: sessionmaker[Session], folder: Path, size: int = 1) -> list[BatchWork]:
+    """The batches of a small file, `size` puzzles each (one by default), stored and
+    committed."""
     path = folder / "small.txt"
     path.write_text("\n".join(LINES) + "\n")
     with readable(Input(str(path))) as source:
         job = open_import(sessions, source, "small")
-        return [work for works in import_chunks(sessions, job, 1) for work in works]
+        return [work for works in import_chunks(sessions, job, size) for work in works]
 
 
 def stored(sessions: sessionmaker[Session]) -> tuple[int, int]:
@@ -111,6 +112,24 @@ def test_on_sqlite_a_writer_process_stores_every_batch(
     assert here == []
     assert stored(sessions) == (2, 2)
     assert sum(counted) == 2
+
+
+@pytest.mark.parametrize("where", ["file", "memory"])
+def test_a_batch_cut_into_parts_is_stored_whole_once_every_part_is_solved(
+    where: str, tmp_path: Path, opened: Callable[[str], sessionmaker[Session]]
+) -> None:
+    """Two idle pool processes each solve half of the one batch, on SQLite's writer process
+    (a file) or in `run`'s own (in memory): the batch is done with both its results."""
+    if where == "file":
+        sessions = opened(f"sqlite:///{tmp_path / 'parts.db'}")
+    else:
+        engine = make_engine("sqlite://", poolclass=StaticPool)
+        ensure_schema(engine)
+        sessions = session_factory(engine)
+    [work] = imported(sessions, tmp_path, size=len(LINES))
+    assert len(runner.split(work, 2)) == 2
+    solve_all(sessions, [work])
+    assert stored(sessions) == (2, 1)
 
 
 def test_sqlite_in_memory_is_stored_by_runs_own_process(
