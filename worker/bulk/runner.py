@@ -71,6 +71,10 @@ def _start_pool_process(backend: str, to_writer: Any) -> None:
     global _to_writer
     os.nice(POOL_NICENESS)
     solver.use_backend(backend)
+    if to_writer is not None:
+        # On leaving, do not wait to hand over what is still buffered: a pool that ends
+        # normally has seen every part stored; one cancelled must not hang on a writer gone.
+        to_writer.cancel_join_thread()
     _to_writer = to_writer
 
 
