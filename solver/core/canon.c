@@ -134,9 +134,37 @@ static int admit(int verdict, Partials *kept) {
     return 1;
 }
 
+/* The column orders of a pending row (``orders_for``), each with the labels it gives the row's
+ * digits: made once a puzzle for each row and orientation, then tried with every later row. */
+typedef struct {
+    int n;
+    uint8_t orders[1296][9];
+    uint8_t labels[1296][10];
+    uint8_t top[1296];
+} Orders;
+
+static Orders order_cache[2][9];
+static unsigned made_for[2][9], puzzle_number;  /* which puzzle each entry was made for */
+
+static const Orders *orders_of(const uint8_t rows[2][81], int orientation, int source) {
+    Orders *o = &order_cache[orientation][source];
+    if (made_for[orientation][source] == puzzle_number) return o;
+    made_for[orientation][source] = puzzle_number;
+    const uint8_t *row = &rows[orientation][source * 9];
+    o->n = orders_for(row, o->orders);
+    for (int k = 0; k < o->n; k++) {
+        memset(o->labels[k], 0, 10);
+        o->top[k] = 0;
+        for (int j = 0; j < 9; j++) {
+            uint8_t d = row[o->orders[k][j]];
+            if (d) o->labels[k][d] = ++o->top[k];
+        }
+    }
+    return o;
+}
+
 /* Try ``source`` as the next row of ``partial``; 0 when out of memory. */
 static int try_row(const uint8_t rows[2][81], const Partial *partial, int source, uint8_t best[9], Partials *kept) {
-    static uint8_t orders[1296][9];
     static const uint8_t identity[9] = {0, 1, 2, 3, 4, 5, 6, 7, 8};
     static const uint8_t empty_row[9] = {0};
     const uint8_t *row = &rows[partial->orientation][source * 9];
@@ -157,24 +185,17 @@ static int try_row(const uint8_t rows[2][81], const Partial *partial, int source
         return 1;
     }
     /* a second row with givens: the orders of the pending row, each with this row */
-    const uint8_t *first = &rows[partial->orientation][partial->pending * 9];
-    int n = orders_for(first, orders);
-    static const uint8_t no_labels[10] = {0};
-    for (int k = 0; k < n; k++) {
-        uint8_t seen[10], seen_top = 0;
-        memcpy(seen, no_labels, 10);
-        for (int j = 0; j < 9; j++) {
-            uint8_t d = first[orders[k][j]];
-            if (d) seen[d] = ++seen_top;
-        }
-        int verdict = compare_row(row, orders[k], seen, seen_top, best, labels, &top);
-        if (admit(verdict, kept) && !keep(kept, partial, source, orders[k], labels, top)) return 0;
+    const Orders *o = orders_of(rows, partial->orientation, partial->pending);
+    for (int k = 0; k < o->n; k++) {
+        int verdict = compare_row(row, o->orders[k], o->labels[k], o->top[k], best, labels, &top);
+        if (admit(verdict, kept) && !keep(kept, partial, source, o->orders[k], labels, top)) return 0;
     }
     return 1;
 }
 
 int canonical_form(const uint8_t grid[81], uint8_t form[81]) {
     uint8_t rows[2][81];
+    if (++puzzle_number == 0) memset(made_for, 0, sizeof made_for), puzzle_number = 1;
     for (int i = 0; i < 81; i++) rows[0][i] = grid[i], rows[1][(i % 9) * 9 + i / 9] = grid[i];
     Partials *now = &buffers[0], *kept = &buffers[1];
     now->n = 0;
