@@ -30,7 +30,11 @@ from db.tiers import BATCH_KINDS, DEEP_BATCH
 from worker.files.inputs import Readable
 from worker.files.reader import Chunk, read_chunks, reads_in_child
 
-CHUNK_BATCHES = 10  # batches a transaction stores before they are handed out
+# Batches a transaction stores before they are handed out: the first chunk FIRST_CHUNK_BATCHES,
+# each next twice the last, up to CHUNK_BATCHES. Large transactions cost SQLite less (a random
+# index page written once for several puzzles); the small first ones start the pool soon.
+CHUNK_BATCHES = 40
+FIRST_CHUNK_BATCHES = 5
 
 
 @dataclass(frozen=True)
@@ -86,13 +90,13 @@ def import_chunks(
     connection to the same database: this one hands out the batches (and, in `run` on
     SQLite, stores the results beside it: `worker.bulk.runner`). A database only this process can
     open (SQLite in memory) is stored here."""
-    size = batch_size * CHUNK_BATCHES
+    size, first = batch_size * CHUNK_BATCHES, batch_size * FIRST_CHUNK_BATCHES
     url = shared_url(sessions)
     if url is not None and reads_in_child(job.path):
         store_there = partial(_store_there, url, job, batch_size)
-        yield from read_chunks(job.path, job.shown, size, store_there)
+        yield from read_chunks(job.path, job.shown, size, store_there, first=first)
         return
-    for chunk in read_chunks(job.path, job.shown, size):
+    for chunk in read_chunks(job.path, job.shown, size, first=first):
         yield _store(sessions, job, batch_size, chunk)
 
 

@@ -61,11 +61,17 @@ class _Failed:
     error: BaseException
 
 
-def chunked(records: Iterable[Record], size: int) -> Iterator[list[Record]]:
-    """Lists of up to `size` records, read lazily."""
+def chunked(
+    records: Iterable[Record], size: int, first: int | None = None
+) -> Iterator[list[Record]]:
+    """Lists of up to `size` records, read lazily; from `first` records, where given, each
+    list twice the last up to `size` (the first chunks stored soon, the later ones in large
+    transactions)."""
     iterator = iter(records)
-    while chunk := list(islice(iterator, size)):
+    count = min(first or size, size)
+    while chunk := list(islice(iterator, count)):
         yield chunk
+        count = min(2 * count, size)
 
 
 def prepare(records: list[Record]) -> Chunk:
@@ -80,21 +86,30 @@ def _same(chunk: Chunk) -> Chunk:
 
 
 @overload
-def read_chunks(path: Path, shown: str, size: int) -> Iterator[Chunk]: ...
-@overload
-def read_chunks(path: Path, shown: str, size: int, then: Callable[[Chunk], T]) -> Iterator[T]: ...
 def read_chunks(
-    path: Path, shown: str, size: int, then: Callable[[Chunk], Any] = _same
+    path: Path, shown: str, size: int, *, first: int | None = None
+) -> Iterator[Chunk]: ...
+@overload
+def read_chunks(
+    path: Path, shown: str, size: int, then: Callable[[Chunk], T], *, first: int | None = None
+) -> Iterator[T]: ...
+def read_chunks(
+    path: Path,
+    shown: str,
+    size: int,
+    then: Callable[[Chunk], Any] = _same,
+    *,
+    first: int | None = None,
 ) -> Iterator[Any]:
-    """The records of the file at `path` (named `shown` in messages), `size` a chunk, each
-    chunk ready to store and passed through `then`: what it returns, in file order. A large
-    file's are made in a child process, `then` too (a module's function, or a partial of one,
-    that opens what it needs there)."""
+    """The records of the file at `path` (named `shown` in messages), `size` a chunk (growing
+    from `first`: `chunked`), each chunk ready to store and passed through `then`: what it
+    returns, in file order. A large file's are made in a child process, `then` too (a
+    module's function, or a partial of one, that opens what it needs there)."""
     if not reads_in_child(path):
-        for records in chunked(read_puzzles(path, shown), size):
+        for records in chunked(read_puzzles(path, shown), size, first):
             yield then(prepare(records))
         return
-    yield from _from_child(path, shown, size, then)
+    yield from _from_child(path, shown, (size, first), then)
 
 
 def reads_in_child(path: Path) -> bool:
@@ -102,10 +117,12 @@ def reads_in_child(path: Path) -> bool:
     return path.stat().st_size >= READ_AHEAD_FROM
 
 
-def _from_child(path: Path, shown: str, size: int, then: Callable[[Chunk], Any]) -> Iterator[Any]:
+def _from_child(
+    path: Path, shown: str, sizes: tuple[int, int | None], then: Callable[[Chunk], Any]
+) -> Iterator[Any]:
     context = multiprocessing.get_context("spawn")  # no fork of a process running threads
     ready: Any = context.Queue(maxsize=READ_AHEAD)
-    args = (path, shown, size, then, solver.backend(), ready, os.getpid())
+    args = (path, shown, sizes, then, solver.backend(), ready, os.getpid())
     child = context.Process(target=_read_ahead, args=args, name="sudoku-batch reader", daemon=True)
     child.start()
     try:
@@ -136,7 +153,7 @@ def _next(ready: Any, child: Any, shown: str) -> Any:
 def _read_ahead(
     path: Path,
     shown: str,
-    size: int,
+    sizes: tuple[int, int | None],
     then: Callable[[Chunk], Any],
     backend: str,
     ready: Any,
@@ -147,7 +164,7 @@ def _read_ahead(
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's: it stops this one
     try:
         solver.use_backend(backend)
-        for records in chunked(read_puzzles(path, shown), size):
+        for records in chunked(read_puzzles(path, shown), *sizes):
             if not put_while_parent(ready, then(prepare(records)), parent):
                 ready.cancel_join_thread()  # nobody will read what is buffered: exit anyway
                 return

@@ -52,6 +52,24 @@ def test_a_chunk_holds_its_lines_rejections_and_canonical_forms_with_keys(puzzle
         assert [chunk.forms[g] for g in givens] == [(f, solver.canonical_key(f)) for f in forms]
 
 
+@pytest.mark.parametrize("where", ["here", "in a child"])
+def test_chunks_grow_from_the_first_size_to_the_largest_and_lose_no_line(
+    where: str, puzzles: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """5 records, then 10, then 15 at most: the 30 records of the 40 lines (blank lines and
+    comments are none) all read once."""
+    if where == "in a child":
+        monkeypatch.setattr(reader, "READ_AHEAD_FROM", 0)
+    found = list(read_chunks(puzzles, str(puzzles), 15, first=5))
+    sizes = [len(chunk.accepted) + len(chunk.rejected) for chunk in found]
+    assert sizes == [5, 10, 15]
+    lines = sorted(
+        [line for chunk in found for line, _ in chunk.accepted]
+        + [line for chunk in found for line, *_ in chunk.rejected]
+    )
+    assert lines == [n for n in range(1, 41) if LINES[(n - 1) % 8] not in ("", "# a comment")]
+
+
 @pytest.mark.usefixtures("in_child")
 def test_a_child_process_gives_the_chunks_the_reader_would_make(
     puzzles: Path, monkeypatch: pytest.MonkeyPatch
