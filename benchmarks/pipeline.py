@@ -468,6 +468,7 @@ def main() -> None:
 
 # The bulk path's targets: what, the figure's unit, the bound, and whether the figure is to stay
 # at or below it (else at or above it).
+TARGET_COUNT = 1_000_000  # the puzzles the targets are set for (issue "The bulk path scales")
 TARGETS = {
     "run's main process, CPU a puzzle": ("us", 15.0, True),
     "run against the pool's own work on its processes": ("x", 1.25, True),
@@ -503,6 +504,8 @@ def report_targets(
     """The bulk path's targets beside this run's figures (the server's from the stages
     alone)."""
     print("\ntargets (this run's medians)")
+    if n != TARGET_COUNT:
+        print(f"  (set for --count {TARGET_COUNT:,}: on fewer, run's start weighs more a puzzle)")
     for name, figure in targets(n, walls, cpu, processes).items():
         unit, bound, at_most = TARGETS[name]
         met = figure <= bound if at_most else figure >= bound
