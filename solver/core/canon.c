@@ -6,6 +6,7 @@
 
 #include "core.h"
 
+#define COLUMN_ORDERS 1296 /* 6 orders of the stacks, times 6 within each of the three */
 static const uint8_t TRIPLES[6][3] = {{0, 1, 2}, {0, 2, 1}, {1, 0, 2}, {1, 2, 0}, {2, 0, 1}, {2, 1, 0}};
 
 /* A transformation whose first rows are fixed (solver.canon._Partial): its orientation, the
@@ -65,7 +66,7 @@ static int compare_row(const uint8_t row[9], const uint8_t columns[9], const uin
 
 /* Every column order giving ``row`` (its digits all new) its smallest pattern: stacks by
  * ascending number of givens, empty cells first within each stack. Returns how many. */
-static int orders_for(const uint8_t row[9], uint8_t orders[1296][9]) {
+static int orders_for(const uint8_t row[9], uint8_t orders[COLUMN_ORDERS][9]) {
     int count[3] = {0, 0, 0};
     for (int c = 0; c < 9; c++) count[c / 3] += row[c] != 0;
     uint8_t within[3][6][3];
@@ -138,9 +139,9 @@ static int admit(int verdict, Partials *kept) {
  * digits: made once a puzzle for each row and orientation, then tried with every later row. */
 typedef struct {
     int n;
-    uint8_t orders[1296][9];
-    uint8_t labels[1296][10];
-    uint8_t top[1296];
+    uint8_t orders[COLUMN_ORDERS][9];
+    uint8_t labels[COLUMN_ORDERS][10];
+    uint8_t top[COLUMN_ORDERS];
 } Orders;
 
 static Orders order_cache[2][9];
@@ -235,7 +236,7 @@ int canonical_form(const uint8_t grid[81], uint8_t form[81]) {
 /* The same form by brute force, for the tests: every one of the 3,359,232 geometric symmetries,
  * each relabelled in order of first appearance, the smallest kept (about 0.03 s a puzzle). */
 void canonical_exhaustive(const uint8_t grid[81], uint8_t form[81]) {
-    static uint8_t orders[1296][9];
+    static uint8_t orders[COLUMN_ORDERS][9];
     int n = 0;
     for (int s = 0; s < 6; s++)
         for (int a = 0; a < 6; a++)
@@ -252,8 +253,8 @@ void canonical_exhaustive(const uint8_t grid[81], uint8_t form[81]) {
     for (int i = 0; i < 81; i++) rows[0][i] = grid[i], rows[1][(i % 9) * 9 + i / 9] = grid[i];
     memset(form, 0xFF, 81);
     for (int o = 0; o < 2; o++)
-        for (int r = 0; r < 1296; r++)
-            for (int c = 0; c < 1296; c++) {
+        for (int r = 0; r < COLUMN_ORDERS; r++)
+            for (int c = 0; c < COLUMN_ORDERS; c++) {
                 uint8_t labels[10] = {0}, top = 0, out[81];
                 int smaller = 0, k;
                 for (k = 0; k < 81; k++) {
