@@ -14,8 +14,8 @@ only hands a tuple to the driver:
   ... SELECT` of those not stored yet (its rowcount says how many were new): a plain insert
   behind an anti-join, which costs the server less than `ON CONFLICT DO NOTHING`'s
   speculative insertion (docs: Benchmarks). A row another transaction stored meanwhile makes
-  that fail on the unique index; it is then made again with `ON CONFLICT DO NOTHING`
-  (`insert_new`).
+  that fail on the unique index (or exclusion constraint); it is then made again with
+  `ON CONFLICT DO NOTHING` (`insert_new`).
 
 Identifiers come from `Table` objects and constants of this package, never from input;
 values travel only as bound parameters or through COPY.
@@ -102,12 +102,13 @@ def not_stored(table: str, key: Sequence[str]) -> str:
 
 def insert_new(cursor: Any, *attempts: str) -> None:
     """Run `attempts`, inserts of the same rows from the cheapest to the safest, each but the
-    last in a savepoint, until one is not refused by a unique index (PostgreSQL). Say, a plain
+    last in a savepoint, until one is not refused by a unique index or an exclusion constraint
+    (PostgreSQL). Say, a plain
     insert behind an anti-join, which assumes no other transaction stores the same keys
     meanwhile, then the same with `ON CONFLICT DO NOTHING`. Called in a transaction already
     begun (its rows staged): before that, the driver's savepoint would be a transaction of its
     own."""
-    from psycopg.errors import UniqueViolation  # PostgreSQL only: SQLite never imports psycopg
+    from psycopg.errors import ExclusionViolation, UniqueViolation  # PostgreSQL only
 
     *optimistic, safe = attempts
     for attempt in optimistic:
@@ -115,7 +116,7 @@ def insert_new(cursor: Any, *attempts: str) -> None:
             with cursor.connection.transaction():
                 cursor.execute(attempt)
             return
-        except UniqueViolation:
+        except (UniqueViolation, ExclusionViolation):
             continue
     cursor.execute(safe)
 

@@ -44,9 +44,9 @@ _INSERT = (
     "SELECT givens, 81 - (length(givens) - length(replace(givens, '.', ''))), canonical, "
     f"canonical_key FROM {STAGE} AS s"
 )
-NEW_PUZZLES = (
-    f"{_INSERT} WHERE true ORDER BY line ON CONFLICT (givens) DO NOTHING RETURNING givens, id"
-)
+# No conflict target: the givens' uniqueness is a unique index on SQLite, an exclusion
+# constraint on PostgreSQL (db.models.GIVENS_EXCLUSION), which no target can name.
+NEW_PUZZLES = f"{_INSERT} WHERE true ORDER BY line ON CONFLICT DO NOTHING RETURNING givens, id"
 # PostgreSQL (db.bulk.insert_new): first every staged puzzle, as if all were new (a bulk import
 # of new puzzles: no probe of the index a puzzle, about a tenth of the server's import); on a
 # clash with a stored one, a plain insert behind an anti-join; then ON CONFLICT DO NOTHING.

@@ -8,7 +8,7 @@ pointing at the package `db.migrations` (the repository's `migrations/`, install
 from __future__ import annotations
 
 import logging
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from functools import cache
 from importlib.util import find_spec
@@ -23,11 +23,25 @@ from sqlalchemy import Connection, Engine
 
 from db.engine import make_engine, reachable
 from db.errors import MigrationError, StorageError
+from db.models import made_on
 from db.urls import mask_url
+from db.views import VIEW_NAME
 
 log = logging.getLogger(__name__)
 
 MIGRATIONS = "db.migrations"
+
+
+def compared_on(dialect: str) -> Callable[[object, str | None, str, bool, object], bool]:
+    """Autogenerate's `include_object` on `dialect`: the models' objects made there
+    (`db.models.made_on`), the view aside (made by hand in a revision)."""
+
+    def include(obj: object, name: str | None, type_: str, reflected: bool, other: object) -> bool:
+        if type_ == "table" and name == VIEW_NAME:
+            return False
+        return reflected or made_on(obj, dialect)
+
+    return include
 
 
 @cache

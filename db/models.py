@@ -25,11 +25,12 @@ from sqlalchemy import (
     SmallInteger,
     String,
     Text,
+    UniqueConstraint,
     false,
     func,
     text,
 )
-from sqlalchemy.dialects.postgresql import JSONB
+from sqlalchemy.dialects.postgresql import JSONB, ExcludeConstraint
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
 from db.raw_text import RAW_TEXT_LIMIT
@@ -85,6 +86,8 @@ def _refers_to(target: str) -> dict[str, str]:
 
 PENDING_INDEX = "ix_results_pending"
 CANONICAL_INDEX = "ix_puzzles_canonical_key"
+GIVENS_UNIQUE = "uq_puzzles_givens"  # SQLite: a B-tree of the givens
+GIVENS_EXCLUSION = "ex_puzzles_givens"  # PostgreSQL: a hash index, no two rows equal
 _PENDING = text(f"rating_state = '{PENDING_RATING}'")  # the rows PENDING_INDEX holds
 
 
@@ -95,6 +98,13 @@ def _in(column: str, values: tuple[str, ...]) -> str:
 def _one_of(values: tuple[str, ...]) -> str:
     """`a, b or c`: the values in a column's comment."""
     return f"{', '.join(values[:-1])} or {values[-1]}"
+
+
+def made_on(obj: object, dialect: str) -> bool:
+    """Whether a schema object of the models is made on `dialect`: not when declared for
+    another one only (`ddl_if(dialect=...)`, which autogenerate does not read itself)."""
+    only = getattr(obj, "_ddl_if", None)  # SQLAlchemy keeps ddl_if's arguments there
+    return only is None or only.dialect in (None, dialect)
 
 
 class Base(DeclarativeBase):
@@ -112,13 +122,20 @@ class Puzzle(Base):
         # then their forms compared; equality is all a key is asked, so PostgreSQL keeps a
         # hash index. Cheaper entries, less of the import's CPU (docs: Benchmarks).
         Index(CANONICAL_INDEX, "canonical_key", postgresql_using="hash"),
+        # No two puzzles have the same givens. PostgreSQL holds that by an exclusion constraint
+        # on a hash index: a 4-byte code an entry, where a unique B-tree keeps the 81
+        # characters and compares them by collation (a sixth of the server's import; docs:
+        # Benchmarks). A hash index cannot be unique; SQLite has no exclusion constraint.
+        UniqueConstraint("givens", name=GIVENS_UNIQUE).ddl_if(dialect="sqlite"),
+        ExcludeConstraint(("givens", "="), name=GIVENS_EXCLUSION, using="hash").ddl_if(
+            dialect="postgresql"
+        ),
         {"comment": "Every distinct puzzle ever imported, whatever its collection."},
     )
 
     id: Mapped[int] = mapped_column(Id, primary_key=True, comment="Puzzle id.")
     givens: Mapped[str] = mapped_column(
         String(81),
-        unique=True,
         comment="The grid row by row, 81 characters: digits 1-9 for givens, '.' for empty cells.",
     )
     givens_count: Mapped[int] = mapped_column(SmallInteger, comment="Number of given digits.")

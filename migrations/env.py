@@ -11,26 +11,19 @@ from logging.config import fileConfig
 from typing import Any
 
 from alembic import context
-from sqlalchemy import Connection
+from sqlalchemy import Connection, make_url
 from sqlalchemy.pool import NullPool
 
 from db.engine import make_engine
+from db.migrate import compared_on
 from db.models import Base
 from db.urls import mask_url, normalize_url
-from db.views import VIEW_NAME
 
 config = context.config
 log = logging.getLogger("alembic.env")
 
 if config.config_file_name is not None and not config.attributes:
     fileConfig(config.config_file_name, disable_existing_loggers=False)
-
-
-def include_object(
-    obj: object, name: str | None, type_: str, reflected: bool, other: object
-) -> bool:
-    """Leave the view (made by hand in a revision) out of autogenerate."""
-    return not (type_ == "table" and name == VIEW_NAME)
 
 
 def database_url() -> str:
@@ -42,24 +35,26 @@ def database_url() -> str:
     return normalize_url(url)
 
 
-def configure(**kwargs: Any) -> None:
+def configure(dialect: str, **kwargs: Any) -> None:
     context.configure(
         target_metadata=Base.metadata,
         compare_type=True,
-        include_object=include_object,
+        include_object=compared_on(dialect),
         **kwargs,
     )
 
 
 def run_offline() -> None:
     url = database_url()
-    configure(url=url, literal_binds=True, render_as_batch=url.startswith("sqlite"))
+    dialect = make_url(url).get_backend_name()
+    configure(dialect, url=url, literal_binds=True, render_as_batch=dialect == "sqlite")
     with context.begin_transaction():
         context.run_migrations()
 
 
 def run_on(connection: Connection) -> None:
-    configure(connection=connection, render_as_batch=connection.dialect.name == "sqlite")
+    dialect = connection.dialect.name
+    configure(dialect, connection=connection, render_as_batch=dialect == "sqlite")
     with context.begin_transaction():
         context.run_migrations()
 

@@ -14,8 +14,9 @@ import html
 from typing import Any
 
 from mkdocs.exceptions import PluginError
-from sqlalchemy import Column, Table
+from sqlalchemy import Column, Table, UniqueConstraint
 from sqlalchemy.dialects import postgresql
+from sqlalchemy.dialects.postgresql import ExcludeConstraint
 
 from db.models import REFERS_TO, Base
 from db.views import puzzle_results
@@ -41,12 +42,21 @@ def literal(text: str) -> str:
 def column_type(column: Column[Any]) -> str:
     """The column's type as PostgreSQL names it, with its constraints."""
     words = [str(column.type.compile(dialect=postgresql.dialect())).lower()]
-    words += ["not null"] * (not column.nullable) + ["unique"] * bool(column.unique)
-    words += _indexed(column)
+    words += ["not null"] * (not column.nullable) + _unique(column) + _indexed(column)
     keys = ["PK"] * column.primary_key + [f"→ {fk.target_fullname}" for fk in column.foreign_keys]
     if REFERS_TO in column.info:
         keys.append(f"→ {column.info[REFERS_TO]}, kept by the code")
     return ", ".join(words) + (f" ({', '.join(keys)})" if keys else "")
+
+
+def _unique(column: Column[Any]) -> list[str]:
+    """["unique"] when no two rows hold the same value ("unique (hash)" where PostgreSQL holds
+    that by an exclusion constraint on a hash index); [] otherwise."""
+    for constraint in column.table.constraints:
+        if isinstance(constraint, ExcludeConstraint) and list(constraint.columns) == [column]:
+            return [f"unique ({constraint.using})"]
+    single = (c for c in column.table.constraints if isinstance(c, UniqueConstraint))
+    return ["unique"] if column.unique or any(list(c.columns) == [column] for c in single) else []
 
 
 def _indexed(column: Column[Any]) -> list[str]:

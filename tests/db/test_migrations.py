@@ -9,11 +9,19 @@ import pytest
 from alembic.autogenerate import compare_metadata
 from alembic.runtime.migration import MigrationContext
 from sqlalchemy import Connection, inspect, select, text
+from sqlalchemy.exc import IntegrityError
 
 from db import migrate
 from db.engine import ensure_schema, make_engine
 from db.errors import SchemaNotReady
-from db.models import BATCH_STATUSES, CANONICAL_INDEX, PENDING_INDEX, Base
+from db.models import (
+    BATCH_STATUSES,
+    CANONICAL_INDEX,
+    GIVENS_EXCLUSION,
+    GIVENS_UNIQUE,
+    PENDING_INDEX,
+    Base,
+)
 from db.tiers import BATCH_KINDS, RATING_STATES, RATING_TIERS
 from db.urls import normalize_url
 from db.views import VIEW_NAME, create_view_sql, puzzle_results
@@ -30,10 +38,6 @@ TABLES = {
     "solving_paths",
     "batch_puzzles",
 }
-
-
-def _include(obj: object, name: str | None, type_: str, reflected: bool, other: object) -> bool:
-    return not (type_ == "table" and name == VIEW_NAME)
 
 
 def test_migrations_run_from_empty_to_head_and_back_to_base(database_url: str) -> None:
@@ -61,7 +65,11 @@ def test_models_and_migrated_schema_do_not_drift(database_url: str) -> None:
     engine = make_engine(database_url)
     with engine.connect() as connection:
         context = MigrationContext.configure(
-            connection, opts={"compare_type": True, "include_object": _include}
+            connection,
+            opts={
+                "compare_type": True,
+                "include_object": migrate.compared_on(connection.dialect.name),
+            },
         )
         assert compare_metadata(context, Base.metadata) == []
         schema = inspect(connection)
@@ -404,3 +412,44 @@ def test_an_isomorph_lookup_on_postgresql_uses_the_hash_index_of_canonical_keys(
     assert "USING hash (canonical)" in before
     assert "ix_puzzles_canonical" in plan_before
     assert "USING btree (canonical)" in btree
+
+
+def test_postgresql_refuses_a_second_puzzle_with_the_same_givens_by_a_hash_exclusion(
+    postgres_url: str,
+) -> None:
+    """Revision 0012 keeps the givens unique on PostgreSQL by an exclusion constraint on a hash
+    index: a second row with the same givens is refused, and a lookup by givens reads that
+    index; a downgrade gives back 0011's unique B-tree, the stored puzzle kept."""
+    migrate.upgrade(postgres_url)
+    engine = make_engine(postgres_url)
+    givens = "1".ljust(81, ".")
+    insert = text("INSERT INTO puzzles (givens, givens_count) VALUES (:givens, 1)")
+
+    def constraint(name: str) -> str:
+        query = "SELECT pg_get_constraintdef(oid) FROM pg_constraint WHERE conname = :name"
+        with engine.connect() as connection:
+            return str(connection.execute(text(query), {"name": name}).scalar_one())
+
+    with engine.begin() as connection:
+        connection.execute(insert, {"givens": givens})
+    with pytest.raises(IntegrityError, match=GIVENS_EXCLUSION), engine.begin() as connection:
+        connection.execute(insert, {"givens": givens})
+    with engine.connect() as connection:
+        connection.execute(text("SET enable_seqscan = off"))  # a small table's plan
+        plan = " ".join(
+            row[0]
+            for row in connection.execute(
+                text("EXPLAIN SELECT id FROM puzzles WHERE givens = :givens"), {"givens": givens}
+            )
+        )
+    exclusion = constraint(GIVENS_EXCLUSION)
+    engine.dispose()
+    migrate.downgrade(postgres_url, "0011")
+    unique = constraint(GIVENS_UNIQUE)
+    with engine.connect() as connection:
+        kept = connection.scalars(text("SELECT givens FROM puzzles")).all()
+    engine.dispose()
+    assert exclusion == "EXCLUDE USING hash (givens WITH =)"
+    assert GIVENS_EXCLUSION in plan  # an index scan, or a bitmap scan of it
+    assert unique == "UNIQUE (givens)"
+    assert kept == [givens]
