@@ -103,12 +103,17 @@ def not_stored(table: str, key: Sequence[str]) -> str:
 def insert_new(cursor: Any, *attempts: str) -> None:
     """Run `attempts`, inserts of the same rows from the cheapest to the safest, each but the
     last in a savepoint, until one is not refused by a unique index or an exclusion constraint
-    (PostgreSQL). Say, a plain
-    insert behind an anti-join, which assumes no other transaction stores the same keys
-    meanwhile, then the same with `ON CONFLICT DO NOTHING`. Called in a transaction already
-    begun (its rows staged): before that, the driver's savepoint would be a transaction of its
-    own."""
-    from psycopg.errors import ExclusionViolation, UniqueViolation  # PostgreSQL only
+    (PostgreSQL). Say, a plain insert behind an anti-join, which assumes no other transaction
+    stores the same keys meanwhile, then the same with `ON CONFLICT DO NOTHING`. Two plain
+    inserts that store the same keys at once can wait for each other (in crossed orders, or at
+    the same instant on an exclusion constraint): the server ends one with a deadlock, and that
+    one goes on to the next attempt too. Called in a transaction already begun (its rows
+    staged): before that, the driver's savepoint would be a transaction of its own."""
+    from psycopg.errors import (  # PostgreSQL only: SQLite never imports psycopg
+        DeadlockDetected,
+        ExclusionViolation,
+        UniqueViolation,
+    )
 
     *optimistic, safe = attempts
     for attempt in optimistic:
@@ -116,7 +121,7 @@ def insert_new(cursor: Any, *attempts: str) -> None:
             with cursor.connection.transaction():
                 cursor.execute(attempt)
             return
-        except (UniqueViolation, ExclusionViolation):
+        except (UniqueViolation, ExclusionViolation, DeadlockDetected):
             continue
     cursor.execute(safe)
 

@@ -6,7 +6,7 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 
 import pytest
-from sqlalchemy import func, select
+from sqlalchemy import func, select, text
 from sqlalchemy.orm import Session
 
 from db.engine import make_engine, session_factory
@@ -232,3 +232,39 @@ def test_two_imports_storing_the_same_new_puzzle_at_once_both_finish_with_one_ro
         (b.id, 1, puzzles[grid(2)]),
         (b.id, 2, puzzles[grid(3)]),
     ]
+
+
+def test_two_imports_whose_new_puzzles_cross_both_finish_when_the_server_ends_one_deadlocked(
+    postgres_url: str,
+) -> None:
+    """Two imports storing the same two new puzzles in crossed orders wait for each other; the
+    server ends one with a deadlock, and that import goes on to its safer insert: both finish,
+    each puzzle stored once."""
+    upgrade(postgres_url)
+    engine = make_engine(postgres_url)
+    sessions = session_factory(engine)
+    insert = text("INSERT INTO puzzles (givens, givens_count) VALUES (:givens, 1)")
+    with sessions() as first, sessions() as second:
+        b = get_or_create_collection(second, "b", "b.txt", "b" * 64)
+        second.commit()
+        # The server looks for a deadlock once a wait is this old: the import, which waits
+        # first, looks after the other one waits too, and is ended.
+        first.execute(text("SET deadlock_timeout = '20s'"))
+        second.execute(text("SET deadlock_timeout = '2s'"))
+        first.execute(insert, {"givens": grid(2)})
+        with ThreadPoolExecutor(1) as pool:  # stores grid(1), then waits on grid(2)
+            later = pool.submit(
+                add_records, second, b.id, [(1, grid(1)), (2, grid(2))], [], batch_size=10
+            )
+            time.sleep(0.5)
+            first.execute(insert, {"givens": grid(1)})  # waits on grid(1): a deadlock
+            first.commit()
+            later.result(timeout=30)
+        second.commit()
+        puzzles = second.execute(select(Puzzle.givens, Puzzle.id)).all()
+        lines = second.execute(select(CollectionPuzzle.line, CollectionPuzzle.puzzle_id)).all()
+    engine.dispose()
+    ids = dict(puzzles)
+    assert sorted(ids) == [grid(1), grid(2)]
+    assert len(puzzles) == 2
+    assert sorted(lines) == [(1, ids[grid(1)]), (2, ids[grid(2)])]
