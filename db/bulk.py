@@ -77,17 +77,30 @@ def insert_rows(
 
 def _copied(session: Session, table: str, columns: Sequence[str], rows: list[Row]) -> bool:
     """COPY `rows` straight into `table`, in a savepoint: True unless one clashes with a row
-    stored already (the savepoint is then rolled back and nothing is stored) (PostgreSQL)."""
-    from psycopg.errors import UniqueViolation  # PostgreSQL only: SQLite never imports psycopg
-
+    stored already, or being stored by another transaction (the savepoint is then rolled back
+    and nothing is stored) (PostgreSQL)."""
     try:
         # SQLAlchemy's savepoint, not the driver's: as the transaction's first statement, the
         # driver's would be a transaction of its own, committed whatever follows
         with session.begin_nested():
             copy_rows(session, table, columns, rows)
-    except UniqueViolation:
+    except _refusals():
         return False
     return True
+
+
+def _refusals() -> tuple[type[Exception], ...]:
+    """How PostgreSQL refuses rows whose keys are stored, or being stored by another
+    transaction: a unique index's or an exclusion constraint's violation, or a deadlock (two
+    inserts of the same keys waiting for each other, in crossed orders or, on an exclusion
+    constraint, at the same instant: the server ends one)."""
+    from psycopg.errors import (  # PostgreSQL only: SQLite never imports psycopg
+        DeadlockDetected,
+        ExclusionViolation,
+        UniqueViolation,
+    )
+
+    return (UniqueViolation, ExclusionViolation, DeadlockDetected)
 
 
 def not_stored(table: str, key: Sequence[str]) -> str:
@@ -102,26 +115,18 @@ def not_stored(table: str, key: Sequence[str]) -> str:
 
 def insert_new(cursor: Any, *attempts: str) -> None:
     """Run `attempts`, inserts of the same rows from the cheapest to the safest, each but the
-    last in a savepoint, until one is not refused by a unique index or an exclusion constraint
-    (PostgreSQL). Say, a plain insert behind an anti-join, which assumes no other transaction
-    stores the same keys meanwhile, then the same with `ON CONFLICT DO NOTHING`. Two plain
-    inserts that store the same keys at once can wait for each other (in crossed orders, or at
-    the same instant on an exclusion constraint): the server ends one with a deadlock, and that
-    one goes on to the next attempt too. Called in a transaction already begun (its rows
-    staged): before that, the driver's savepoint would be a transaction of its own."""
-    from psycopg.errors import (  # PostgreSQL only: SQLite never imports psycopg
-        DeadlockDetected,
-        ExclusionViolation,
-        UniqueViolation,
-    )
-
+    last in a savepoint, until one is not refused (`_refusals`) (PostgreSQL). Say, a plain
+    insert behind an anti-join, which assumes no other transaction stores the same keys
+    meanwhile, then the same with `ON CONFLICT DO NOTHING`. Called in a transaction already
+    begun (its rows staged): before that, the driver's savepoint would be a transaction of its
+    own."""
     *optimistic, safe = attempts
     for attempt in optimistic:
         try:
             with cursor.connection.transaction():
                 cursor.execute(attempt)
             return
-        except (UniqueViolation, ExclusionViolation, DeadlockDetected):
+        except _refusals():
             continue
     cursor.execute(safe)
 

@@ -7,7 +7,7 @@ from concurrent.futures import ThreadPoolExecutor
 from datetime import UTC, datetime
 
 import pytest
-from sqlalchemy import Engine, func, select
+from sqlalchemy import Engine, func, select, text
 from sqlalchemy.orm import Session
 
 from db.engine import make_engine, session_factory
@@ -173,3 +173,40 @@ def test_two_workers_storing_one_puzzles_result_at_once_both_finish_with_one_row
     assert stored == 1  # the third puzzle's; the shared one was there
     assert results == 3
     assert statuses == ["done", "done"]
+
+
+def test_two_workers_whose_results_cross_both_finish_when_the_server_ends_one_deadlocked(
+    postgres_url: str,
+) -> None:
+    """Two workers storing the results of the same two puzzles in crossed orders wait for each
+    other; the server ends one with a deadlock, and that batch goes on to its safer insert:
+    both finish, each puzzle with one result."""
+    upgrade(postgres_url)
+    engine = make_engine(postgres_url)
+    sessions = session_factory(engine)
+    with sessions() as first, sessions() as second:
+        works = []
+        for name, numbers in (("a", (1, 2)), ("b", (2, 1))):
+            c = get_or_create_collection(first, name, f"{name}.txt", name * 64)
+            lines = [(line, grid(n)) for line, n in enumerate(numbers, 1)]
+            works += add_records(first, c.id, lines, [], batch_size=10)
+        first.commit()
+        # The server looks for a deadlock once a wait is this old: the batch, which waits
+        # first, looks after the other one waits too, and is ended.
+        first.execute(text("SET deadlock_timeout = '20s'"))
+        second.execute(text("SET deadlock_timeout = '2s'"))
+        one, two = rows_of(works[0])
+        insert_results(first, [one])
+        with ThreadPoolExecutor(1) as pool:  # stores the second puzzle's, waits on the first's
+            later = pool.submit(record_batch, second, works[1].batch_id, rows_of(works[1]))
+            time.sleep(0.5)
+            insert_results(first, [two])  # waits on the second puzzle's: a deadlock
+            first.commit()
+            stored = later.result(timeout=30)
+        second.commit()
+        results = second.scalar(select(func.count()).select_from(Result))
+        status = second.scalar(select(Batch.status).where(Batch.id == works[1].batch_id))
+    engine.dispose()
+    assert stored == 0  # both results were the other worker's
+    assert results == 2
+    assert status == "done"
