@@ -124,7 +124,7 @@ class Puzzle(Base):
         Index(CANONICAL_INDEX, "canonical_key", postgresql_using="hash"),
         # No two puzzles have the same givens. PostgreSQL holds that by an exclusion constraint
         # on a hash index: a 4-byte code an entry, where a unique B-tree keeps the 81
-        # characters and compares them by collation (a sixth of the server's import; docs:
+        # characters and compares them by collation (a fifth of the server's import; docs:
         # Benchmarks). A hash index cannot be unique; SQLite has no exclusion constraint.
         UniqueConstraint("givens", name=GIVENS_UNIQUE).ddl_if(dialect="sqlite"),
         ExcludeConstraint(("givens", "="), name=GIVENS_EXCLUSION, using="hash").ddl_if(
