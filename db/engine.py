@@ -24,7 +24,12 @@ from db.urls import in_memory, mask_url, normalize_url
 
 log = logging.getLogger(__name__)
 
+# Bytes a page of a new SQLite file (a file made before keeps its own): an index of the 81-
+# character givens is a level shallower than with the default 4 KiB, its random inserts
+# cheaper (docs: Benchmarks). Set before WAL mode, which fixes it.
+SQLITE_PAGE_SIZE = 16_384
 SQLITE_PRAGMAS = (
+    f"PRAGMA page_size={SQLITE_PAGE_SIZE}",
     "PRAGMA journal_mode=WAL",
     "PRAGMA synchronous=NORMAL",
     "PRAGMA busy_timeout=5000",
