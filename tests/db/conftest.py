@@ -8,7 +8,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 import pytest
-from sqlalchemy import Engine
+from sqlalchemy import Engine, text
 from sqlalchemy.orm import Session
 
 from db.engine import make_engine, session_factory
@@ -59,6 +59,14 @@ def result_row(puzzle_id: int, **overrides: Any) -> ResultRow:
     if isinstance(row["technique_counts"], dict):
         row["technique_counts"] = json.dumps(row["technique_counts"])
     return ResultRow(**row)
+
+
+def ended_on_deadlock(loser: Session, winner: Session) -> None:
+    """Make the server end `loser` when the two sessions wait for each other (PostgreSQL): a
+    session looks for a deadlock once its wait is deadlock_timeout old, so `loser`, which
+    starts waiting first, looks after `winner` waits too, and is the one ended."""
+    loser.execute(text("SET deadlock_timeout = '2s'"))
+    winner.execute(text("SET deadlock_timeout = '20s'"))
 
 
 @pytest.fixture

@@ -17,7 +17,7 @@ from db.models import Batch, Collection, CollectionPuzzle, Puzzle, RejectedLine
 from db.queries import progress
 from db.raw_text import RAW_TEXT_LIMIT, clean_raw_text
 from db.results import record_batch
-from tests.db.conftest import grid, result_row
+from tests.db.conftest import ended_on_deadlock, grid, result_row
 
 HASH = "a" * 64
 
@@ -247,10 +247,7 @@ def test_two_imports_whose_new_puzzles_cross_both_finish_when_the_server_ends_on
     with sessions() as first, sessions() as second:
         b = get_or_create_collection(second, "b", "b.txt", "b" * 64)
         second.commit()
-        # The server looks for a deadlock once a wait is this old: the import, which waits
-        # first, looks after the other one waits too, and is ended.
-        first.execute(text("SET deadlock_timeout = '20s'"))
-        second.execute(text("SET deadlock_timeout = '2s'"))
+        ended_on_deadlock(second, first)
         first.execute(insert, {"givens": grid(2)})
         with ThreadPoolExecutor(1) as pool:  # stores grid(1), then waits on grid(2)
             later = pool.submit(

@@ -7,7 +7,7 @@ from concurrent.futures import ThreadPoolExecutor
 from datetime import UTC, datetime
 
 import pytest
-from sqlalchemy import Engine, func, select, text
+from sqlalchemy import Engine, func, select
 from sqlalchemy.orm import Session
 
 from db.engine import make_engine, session_factory
@@ -16,7 +16,7 @@ from db.imports import BatchWork, add_records, get_or_create_collection
 from db.migrate import upgrade
 from db.models import Batch, Collection, Result
 from db.results import ResultRow, insert_results, record_batch, record_batch_failure
-from tests.db.conftest import grid, result_row
+from tests.db.conftest import ended_on_deadlock, grid, result_row
 
 
 @pytest.fixture
@@ -144,6 +144,17 @@ def test_bulk_batches_in_successive_transactions_are_all_written(session: Sessio
     assert state(session, c.id) == (900, 900, 0, ["done", "done", "done"])
 
 
+def batches_of(session: Session, *collections: tuple[int, ...]) -> list[BatchWork]:
+    """One collection, of one batch, for each tuple of puzzle numbers (`grid`), committed."""
+    works = []
+    for name, numbers in zip("abcdefgh", collections, strict=False):
+        c = get_or_create_collection(session, name, f"{name}.txt", name * 64)
+        lines = [(line, grid(n)) for line, n in enumerate(numbers, 1)]
+        works += add_records(session, c.id, lines, [], batch_size=10)
+    session.commit()
+    return works
+
+
 def test_two_workers_storing_one_puzzles_result_at_once_both_finish_with_one_row(
     postgres_url: str,
 ) -> None:
@@ -154,12 +165,7 @@ def test_two_workers_storing_one_puzzles_result_at_once_both_finish_with_one_row
     engine = make_engine(postgres_url)
     sessions = session_factory(engine)
     with sessions() as first, sessions() as second:
-        works = []
-        for name, numbers in (("a", (1, 2)), ("b", (2, 3))):
-            c = get_or_create_collection(first, name, f"{name}.txt", name * 64)
-            lines = [(line, grid(n)) for line, n in enumerate(numbers, 1)]
-            works += add_records(first, c.id, lines, [], batch_size=10)
-        first.commit()
+        works = batches_of(first, (1, 2), (2, 3))
         record_batch(first, works[0].batch_id, rows_of(works[0]))
         with ThreadPoolExecutor(1) as pool:  # waits on the result `first` has not committed
             later = pool.submit(record_batch, second, works[1].batch_id, rows_of(works[1]))
@@ -185,16 +191,8 @@ def test_two_workers_whose_results_cross_both_finish_when_the_server_ends_one_de
     engine = make_engine(postgres_url)
     sessions = session_factory(engine)
     with sessions() as first, sessions() as second:
-        works = []
-        for name, numbers in (("a", (1, 2)), ("b", (2, 1))):
-            c = get_or_create_collection(first, name, f"{name}.txt", name * 64)
-            lines = [(line, grid(n)) for line, n in enumerate(numbers, 1)]
-            works += add_records(first, c.id, lines, [], batch_size=10)
-        first.commit()
-        # The server looks for a deadlock once a wait is this old: the batch, which waits
-        # first, looks after the other one waits too, and is ended.
-        first.execute(text("SET deadlock_timeout = '20s'"))
-        second.execute(text("SET deadlock_timeout = '2s'"))
+        works = batches_of(first, (1, 2), (2, 1))
+        ended_on_deadlock(second, first)
         one, two = rows_of(works[0])
         insert_results(first, [one])
         with ThreadPoolExecutor(1) as pool:  # stores the second puzzle's, waits on the first's
