@@ -2,6 +2,7 @@
 
     .venv/bin/python benchmarks/pipeline.py [--count 200000] [--runs 3] [--only run|celery]
         [--batch-size N] [--sample 20000] [--seed 2024] [--workers N] [--rating exact|fast]
+        [--sqlite-only]
 
 Input: `count` distinct puzzles made from ../shared/data/krazydad_graded_56k.tsv and
 seventeen_clue_49k.txt (105,158 distinct puzzles) by Sudoku symmetries with a fixed seed:
@@ -27,7 +28,9 @@ server's CPU a puzzle for the import and the result write alone; Celery's rate a
 `run`'s.
 
 `--rating` is SUDOKU_RATING for every part (the solver alone included): `fast` leaves SE's
-chains out, so that the solver's cost does not hide the bookkeeping's.
+chains out, so that the solver's cost does not hide the bookkeeping's. `--sqlite-only` leaves
+PostgreSQL out (its stages, the Celery run and the server's target), for a machine without
+its server.
 """
 
 from __future__ import annotations
@@ -268,12 +271,13 @@ def _written(url: str, works: list[BatchWork], rows: list[ResultRow]) -> tuple[f
     return spent, server
 
 
-def stages(path: Path, folder: Path, batch_size: int, sample: int) -> dict[str, float]:
-    """CPU seconds of each stage alone, for the whole input (solve: a sample, scaled up)."""
+def stages(path: Path, batch_size: int, sample: int, kinds: tuple[str, ...]) -> dict[str, float]:
+    """CPU seconds of each stage alone, for the whole input (solve: a sample, scaled up), on
+    each database of `kinds`."""
     read = _cpu_of(read_puzzles(path))
     out = {"read/parse": read}
     works: list[BatchWork] = []
-    for kind in ("sqlite", "postgresql"):
+    for kind in kinds:
         with fresh_database(kind) as url:
             spent, works, server = _imported(url, path, batch_size)
             out[f"import, {kind} (client, read excluded)"] = spent - read
@@ -433,7 +437,14 @@ def main() -> None:
     parser.add_argument(
         "--rating", choices=RATING_MODES, default=settings.rating_mode(), help="SUDOKU_RATING"
     )
+    parser.add_argument(
+        "--sqlite-only", action="store_true", help="no PostgreSQL: its stages and Celery left out"
+    )
     args = parser.parse_args()
+    if args.sqlite_only and args.only == "celery":
+        parser.error("--only celery needs PostgreSQL: drop --sqlite-only")
+    kinds = ("sqlite",) if args.sqlite_only else ("sqlite", "postgresql")
+    parts = ("run",) if args.sqlite_only else ("run", "celery")
     os.environ["SUDOKU_RATING"] = args.rating  # the end-to-end runs' and the solver's alone
     with tempfile.TemporaryDirectory() as name:
         folder = Path(name)
@@ -445,10 +456,10 @@ def main() -> None:
         baselines = []
         for _ in range(args.runs):
             baselines.append(solver_alone(path, min(args.sample, args.count), args.batch_size))
-            for stage, seconds in stages(path, folder, args.batch_size, args.sample).items():
+            for stage, seconds in stages(path, args.batch_size, args.sample, kinds).items():
                 cpu.setdefault("stages", {}).setdefault(stage, []).append(seconds)
             for kind, run in (("run", embedded), ("celery", distributed)):
-                if args.only in (None, kind):
+                if kind in parts and args.only in (None, kind):
                     label, wall, spent = run(path, folder, args.batch_size, args.workers)
                     walls.setdefault(label, []).append(wall)
                     processes = PROCESSES[kind](args.workers)
@@ -491,8 +502,9 @@ def targets(
         found["run's main process, CPU a puzzle"] = main / n * 1e6
         pool = stage["solve (solver + rows, one core)"] / processes
         found["run against the pool's own work on its processes"] = median[run] / pool
-    server = stage["import, postgresql (server)"] + stage["result write, postgresql (server)"]
-    found["PostgreSQL server CPU a puzzle, import and results"] = server / n * 1e6
+    if "import, postgresql (server)" in stage:
+        server = stage["import, postgresql (server)"] + stage["result write, postgresql (server)"]
+        found["PostgreSQL server CPU a puzzle, import and results"] = server / n * 1e6
     if run is not None and celery is not None:
         found["Celery's rate against run's"] = median[run] / median[celery]
     return found

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import os
 import queue
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 WAIT = 1.0  # seconds between checks that the other process is still there
@@ -35,12 +35,21 @@ def get_while_parent(ready: Any, parent: int, gone: object) -> Any:
     return gone
 
 
-def get_from_child(ready: Any, child: Any, gone: Callable[[int | None], BaseException]) -> Any:
+def get_from_child(
+    ready: Any,
+    child: Any,
+    gone: Callable[[int | None], BaseException],
+    feeding: Iterable[Any] = (),
+) -> Any:
     """In a parent: the child's next item, however long it takes; `gone(exit code)` raised
-    once the child is gone with nothing left to give (what it sent before it ended is read)."""
+    once the child is gone with nothing left to give (what it sent before it ended is read),
+    or once one of the children `feeding` it has ended on a signal or an error (not once it
+    ended well, its work handed over)."""
     while True:
         try:
             return ready.get(timeout=WAIT)
         except queue.Empty:
             if not child.is_alive() and ready.empty():
                 raise gone(child.exitcode) from None
+            if failed := [c.exitcode for c in feeding if c.exitcode not in (None, 0)]:
+                raise gone(failed[0]) from None

@@ -86,10 +86,11 @@ def import_chunks(
 ) -> Iterator[list[BatchWork]]:
     """Store the file's records chunk by chunk; yield each chunk's new batches once committed.
 
-    A large file is stored by the process that reads it (`worker.files.reader`), on its own
-    connection to the same database: this one hands out the batches (and, in `run` on
-    SQLite, stores the results beside it: `worker.bulk.runner`). A database only this process can
-    open (SQLite in memory) is stored here."""
+    A large file is stored by a child process (`worker.files.reader`: the one that reads it,
+    or from four cores one beside it), on its own connection to the same database: this one
+    hands out the batches (and, in `run` on SQLite, stores the results beside it:
+    `worker.bulk.runner`). A database only this process can open (SQLite in memory) is stored
+    here."""
     size, first = batch_size * CHUNK_BATCHES, batch_size * FIRST_CHUNK_BATCHES
     url = shared_url(sessions)
     if url is not None and reads_in_child(job.path):
@@ -119,7 +120,7 @@ def _store(
 
 
 def _store_there(url: str, job: Import, batch_size: int, chunk: Chunk) -> list[BatchWork]:
-    """`_store` in the reading process, on its own engine."""
+    """`_store` in a child process, on its own engine."""
     return _store(sessions_at(url), job, batch_size, chunk)
 
 

@@ -1,7 +1,7 @@
 """The embedded path: solve batches in a local process pool while the import goes on.
 
 No servers: the main process hands each batch to the pool as soon as the transaction that
-created it has committed (a large file is read and stored by a process of its own,
+created it has committed (a large file is read and stored by processes of its own,
 `worker.bulk.producer`). The main process only coordinates; who stores the results depends
 on the database:
 

@@ -1,17 +1,19 @@
 """The import's reader: a file's records in chunks, each ready to store.
 
 A chunk holds its accepted lines, its rejected ones and the canonical form of each distinct
-puzzle with its key (`solver.keyed_forms`). For a large file, reading, parsing, canonical forms
-and what the caller does with each chunk (`then`: `worker.bulk.producer` stores it there) are
-done in a child process, up to `READ_AHEAD` chunks ahead of the process that takes them: that one
-(`run`'s main process, `import`'s) then only hands out the work. A small file is read in the
-calling process: a child would take longer to start than the file to read.
+puzzle with its key (`solver.keyed_forms`). For a large file, reading, parsing and canonical
+forms are done in a child process, up to `READ_AHEAD` chunks ahead of the process that takes
+them, and so is what the caller does with each chunk (`then`: `worker.bulk.producer` stores it
+there): the calling process (`run`'s main process, `import`'s) only hands out the work. From
+`APART_FROM_CORES` cores, `then` runs in a second child, fed by the first: the one that stores
+only writes, while the next chunks are made beside it. A small file is read in the calling
+process: a child would take longer to start than the file to read.
 
 Chunks come in file order, whichever process made them, and a fault of the whole file
 (`SourceError`) comes after the chunks read before it, as it would in one process: what was
-read before it is stored. The child stops when the parent stops reading, and by itself when
-the parent is gone (killed: a re-run reads the file again and stores nothing twice). The
-project's errors met in the child (the file's, or those `then` reports) are raised in the
+read before it is stored. The children stop when the parent stops reading, and by themselves
+when the parent is gone (killed: a re-run reads the file again and stores nothing twice). The
+project's errors met in a child (the file's, or those `then` reports) are raised in the
 parent as they are, any other as a RuntimeError holding the child's traceback.
 """
 
@@ -30,12 +32,16 @@ from typing import Any, TypeVar, overload
 import solver
 from solver.errors import SudokuBatchError
 from worker.files.sources import Accepted, Record, Rejected, read_puzzles
-from worker.handover import get_from_child, put_while_parent
+from worker.handover import get_from_child, get_while_parent, put_while_parent
 
 T = TypeVar("T")
 
 READ_AHEAD = 2  # chunks the child may hold ready: memory stays bounded on huge files
 READ_AHEAD_FROM = 1_000_000  # bytes from which a file is read in a child process
+READER, THEN = "sudoku-batch reader", "sudoku-batch chunk writer"  # the children's names
+# Cores from which `then` runs in a child of its own: on fewer, the solver's processes keep
+# every core busy, and handing the chunks over would only add work.
+APART_FROM_CORES = 4
 
 
 @dataclass(frozen=True)
@@ -122,24 +128,37 @@ def _from_child(
 ) -> Iterator[Any]:
     context = multiprocessing.get_context("spawn")  # no fork of a process running threads
     ready: Any = context.Queue(maxsize=READ_AHEAD)
-    args = (path, shown, sizes, then, solver.backend(), ready, os.getpid())
-    child = context.Process(target=_read_ahead, args=args, name="sudoku-batch reader", daemon=True)
-    child.start()
+    backend, parent = solver.backend(), os.getpid()
+    apart = then is not _same and (os.cpu_count() or 1) >= APART_FROM_CORES
+    read: Any = context.Queue(maxsize=READ_AHEAD) if apart else ready  # the chunks made
+    made = _same if apart else then
+    reading = (path, shown, sizes, made, backend, read, parent)
+    children = [_start(context, READER, _read_ahead, reading)]
+    if apart:
+        children.append(_start(context, THEN, _then_ahead, (read, then, backend, ready, parent)))
     try:
-        while not isinstance(item := _next(ready, child, shown), _End):
+        while not isinstance(item := _next(ready, children, shown), _End):
             if isinstance(item, _Failed):
                 raise item.error
             yield item
     finally:
-        child.terminate()  # the parent stopped early, or the child is done
-        child.join()
-        ready.close()
-        ready.cancel_join_thread()
+        for child in children:  # the parent stopped early, or the children are done
+            child.terminate()
+            child.join()
+        for channel in {ready, read}:
+            channel.close()
+            channel.cancel_join_thread()
 
 
-def _next(ready: Any, child: Any, shown: str) -> Any:
-    """The child's next item, however long it takes; an error once the child is gone with
-    nothing left to give."""
+def _start(context: Any, name: str, target: Callable[..., None], args: tuple[Any, ...]) -> Any:
+    child = context.Process(target=target, args=args, name=name, daemon=True)
+    child.start()
+    return child
+
+
+def _next(ready: Any, children: list[Any], shown: str) -> Any:
+    """The last child's next item, however long it takes; an error once it is gone with
+    nothing left to give, or once one before it that feeds it is gone before its end."""
 
     def gone(code: int | None) -> ChildProcessError:
         return ChildProcessError(
@@ -147,7 +166,8 @@ def _next(ready: Any, child: Any, shown: str) -> Any:
             "run the command again: what was stored stays, the rest is read again"
         )
 
-    return get_from_child(ready, child, gone)
+    *feeding, last = children
+    return get_from_child(ready, last, gone, feeding)
 
 
 def _read_ahead(
@@ -159,17 +179,42 @@ def _read_ahead(
     ready: Any,
     parent: int,
 ) -> None:
-    """The child: every chunk of the file through `then`, then `_End`, or the error that
+    """A child: every chunk of the file through `then`, then `_End`, or the error that
     stopped it."""
+    chunks = (prepare(records) for records in chunked(read_puzzles(path, shown), *sizes))
+    _hand_over(chunks, then, backend, ready, parent)
+
+
+def _then_ahead(
+    prepared: Any, then: Callable[[Chunk], Any], backend: str, ready: Any, parent: int
+) -> None:
+    """A child: what `then` makes of each chunk the reading child made, then `_End`, or the
+    error that stopped either."""
+    _hand_over(_taken(prepared, parent), then, backend, ready, parent)
+
+
+def _taken(prepared: Any, parent: int) -> Iterator[Chunk]:
+    """The reading child's chunks, until its end; its error raised here."""
+    while not isinstance(item := get_while_parent(prepared, parent, _End()), _End):
+        if isinstance(item, _Failed):
+            raise item.error
+        yield item
+
+
+def _hand_over(
+    chunks: Iterable[Chunk], then: Callable[[Chunk], Any], backend: str, ready: Any, parent: int
+) -> None:
+    """In a child: each chunk through `then`, handed over to the parent, then `_End`; or the
+    error that stopped it. Ends early once the parent is gone."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's: it stops this one
     try:
         solver.use_backend(backend)
-        for records in chunked(read_puzzles(path, shown), *sizes):
-            if not put_while_parent(ready, then(prepare(records)), parent):
+        for chunk in chunks:
+            if not put_while_parent(ready, then(chunk), parent):
                 ready.cancel_join_thread()  # nobody will read what is buffered: exit anyway
                 return
         put_while_parent(ready, _End(), parent)
-    except SudokuBatchError as exc:  # the file's fault, or what `then` reports: the parent's
+    except SudokuBatchError as exc:  # the file's, or what `then` reports: the parent's
         put_while_parent(ready, _Failed(exc), parent)
     except Exception as exc:  # a fault of this program: its traceback, raised by the parent
         put_while_parent(

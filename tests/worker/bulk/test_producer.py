@@ -1,4 +1,4 @@
-"""worker.bulk.producer: a file imported chunk by chunk, stored by the process that reads it where
+"""worker.bulk.producer: a file imported chunk by chunk, stored by a child process where
 another process can open the database."""
 
 from __future__ import annotations
@@ -21,10 +21,12 @@ from worker.files.inputs import Input, readable
 LINES = [EASY, SEVENTEEN, HARDEST, "not a puzzle"] * 6
 
 
-@pytest.fixture
-def big(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    """A file read in a child process, however small."""
+@pytest.fixture(params=[2, 4])
+def big(request: pytest.FixtureRequest, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A file read in a child process, however small, on two cores (that child stores the
+    chunks) or four (a second child stores them)."""
     monkeypatch.setattr("worker.files.reader.READ_AHEAD_FROM", 0)
+    monkeypatch.setattr("os.cpu_count", lambda: request.param)
     path = tmp_path / "big.txt"
     path.write_text("\n".join(LINES) + "\n")
     return path
@@ -47,7 +49,7 @@ def refuse(*_args: object, **_kwargs: object) -> None:
     raise AssertionError("the calling process stored a chunk")
 
 
-def test_a_large_file_is_stored_by_the_process_that_reads_it(
+def test_a_large_file_is_stored_by_a_child_process_not_the_caller(
     big: Path, database_url: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """The calling process (`run`'s, `import`'s) only hands out the batches: every line and

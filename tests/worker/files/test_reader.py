@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import multiprocessing
 import os
+import signal
 import subprocess
 import sys
 import time
@@ -28,10 +29,14 @@ def puzzles(tmp_path: Path) -> Path:
     return path
 
 
-@pytest.fixture
-def in_child(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Every file, however small, is read in a child process."""
+@pytest.fixture(params=["one child", "two children"])
+def in_child(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str:
+    """Every file, however small, is read in a child process; what the caller does with each
+    chunk, in that child, or (as on four cores and more) in a second one it feeds."""
     monkeypatch.setattr(reader, "READ_AHEAD_FROM", 0)
+    apart = request.param == "two children"
+    monkeypatch.setattr(reader, "APART_FROM_CORES", 0 if apart else 10**6)
+    return str(request.param)
 
 
 def chunks(path: Path, size: int = 7) -> list[Chunk]:
@@ -132,6 +137,55 @@ def test_a_bug_in_the_reading_process_is_raised_with_its_traceback(puzzles: Path
         list(read_chunks(puzzles, str(puzzles), 7, crash))
 
 
+def named(name: str) -> list[int]:
+    """The pids of this process's children of that name (`reader.READER`, `reader.THEN`)."""
+    return [child.pid for child in multiprocessing.active_children() if child.name == name]
+
+
+def test_on_four_cores_chunks_are_stored_by_one_child_while_another_reads(
+    puzzles: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(reader, "READ_AHEAD_FROM", 0)
+    monkeypatch.setattr(os, "cpu_count", lambda: 4)
+    made = read_chunks(puzzles, str(puzzles), 7, where_made)
+    pid, first = next(made)
+    assert named(reader.THEN) == [pid]
+    assert len(named(reader.READER)) == 1
+    assert first + sum(n for _, n in made) == 20
+
+
+def test_on_two_cores_one_child_reads_and_stores(
+    puzzles: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(reader, "READ_AHEAD_FROM", 0)
+    monkeypatch.setattr(os, "cpu_count", lambda: 2)
+    made = read_chunks(puzzles, str(puzzles), 7, where_made)
+    pid, _ = next(made)
+    assert named(reader.READER) == [pid]
+    assert named(reader.THEN) == []
+    made.close()
+
+
+def test_a_reading_child_killed_mid_file_is_an_error_naming_the_file_not_a_wait(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The child storing the chunks waits for the next; the parent sees its feeder gone."""
+    monkeypatch.setattr(reader, "READ_AHEAD_FROM", 0)
+    monkeypatch.setattr(reader, "APART_FROM_CORES", 0)
+    big = tmp_path / "big.txt"
+    big.write_text("\n".join(LINES * 2000))
+    made = read_chunks(big, "big.txt", 1, where_made)
+    next(made)
+    (reading,) = named(reader.READER)
+    os.kill(reading, signal.SIGKILL)
+    started = time.monotonic()
+    with pytest.raises(ChildProcessError, match=r"big\.txt: the process reading it stopped"):
+        for _ in made:
+            pass
+    assert time.monotonic() - started < 30
+    assert multiprocessing.active_children() == []
+
+
 @pytest.mark.usefixtures("in_child")
 def test_a_reader_that_stops_early_stops_its_child(puzzles: Path) -> None:
     read = read_chunks(puzzles, str(puzzles), 1)
@@ -146,7 +200,7 @@ def test_a_child_that_died_is_an_error_naming_the_file() -> None:
     child.start()
     child.join()
     with pytest.raises(ChildProcessError, match=r"big\.txt: the process reading it stopped"):
-        reader._next(context.Queue(), child, "big.txt")
+        reader._next(context.Queue(), [child], "big.txt")
 
 
 ORPHAN = """
@@ -154,33 +208,37 @@ import os, sys
 from pathlib import Path
 from worker.files import reader
 reader.READ_AHEAD_FROM = 0
-chunks = reader.read_chunks(Path(sys.argv[1]), sys.argv[1], 1000)
+os.cpu_count = lambda: int(sys.argv[3])
+chunks = reader.read_chunks(Path(sys.argv[1]), sys.argv[1], 1000, repr)
 next(chunks)
 import multiprocessing
-Path(sys.argv[2]).write_text(str(multiprocessing.active_children()[0].pid))
+pids = [str(child.pid) for child in multiprocessing.active_children()]
+Path(sys.argv[2]).write_text(" ".join(pids))
 os._exit(9)  # killed: no clean-up runs
 """
 
 
-def test_a_reader_killed_mid_file_leaves_no_process_behind(tmp_path: Path) -> None:
-    """The child, its parent gone, stops within seconds, with chunks left unread (more than a
-    pipe holds)."""
+@pytest.mark.parametrize("cores", [2, 4])
+def test_a_reader_killed_mid_file_leaves_no_process_behind(tmp_path: Path, cores: int) -> None:
+    """The children, their parent gone, stop within seconds, with chunks left unread (more
+    than a pipe holds): the one reading, and on four cores the one storing beside it."""
     big = tmp_path / "big.txt"
     big.write_text("\n".join(LINES * 2000))
     pid = tmp_path / "child.pid"
     # no pipe to the child: it would hold it open, and the run wait for it
     done = subprocess.run(
-        [sys.executable, "-c", ORPHAN, str(big), str(pid)],
+        [sys.executable, "-c", ORPHAN, str(big), str(pid), str(cores)],
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
         check=False,
         timeout=60,
     )
     assert done.returncode == 9
-    child = int(pid.read_text())
+    children = [int(child) for child in pid.read_text().split()]
+    assert len(children) == cores // 2
     deadline = time.monotonic() + 30
-    while _alive(child):
-        assert time.monotonic() < deadline, "the reader outlived its parent by 30 s"
+    while any(map(_alive, children)):
+        assert time.monotonic() < deadline, "a child outlived its parent by 30 s"
         time.sleep(0.1)
 
 
