@@ -20,12 +20,12 @@ many processes as the end-to-end run has (`run --workers`, one per core by defau
 two workers), in the same run: the share of it the end-to-end run reaches. Where the time goes:
 each stage alone, in CPU microseconds per puzzle (read/parse, import, solve, result write), then
 the CPU each process group spent during the end-to-end runs: `run`'s main process apart from its
-pool, the Celery workers, the producer, the PostgreSQL server and Redis (the Celery overhead is
-the workers' CPU beyond solving and writing, plus Redis's). Last, the bulk path's targets
-(`TARGETS`) beside this run's figures: `run`'s main process's CPU a puzzle; `run`'s time
+children, and the children by the name each shows (`sudoku-pool`, `sudoku-reader`, ...: read from
+/proc while it runs), the Celery workers, the producer, the PostgreSQL server and Redis (the Celery
+overhead is the workers' CPU beyond solving and writing, plus Redis's). Last, the bulk path's
+targets (`TARGETS`) beside this run's figures: `run`'s main process's CPU a puzzle; `run`'s time
 against the pool's own work ("solve", one core, divided by `run`'s processes); the PostgreSQL
-server's CPU a puzzle for the import and the result write alone; Celery's rate against
-`run`'s.
+server's CPU a puzzle for the import and the result write alone; Celery's rate against `run`'s.
 
 `--rating` is SUDOKU_RATING for every part (the solver alone included): `fast` leaves SE's
 chains out, so that the solver's cost does not hide the bookkeeping's. `--sqlite-only` leaves
@@ -207,17 +207,44 @@ def children_cpu() -> float:
     return usage.ru_utime + usage.ru_stime
 
 
-def own_cpu_until_exit(proc: subprocess.Popen[bytes], every: float = 0.05) -> float:
-    """The CPU seconds a child spent itself (its own children's not counted), read from /proc
-    every `every` seconds until it exits: the last reading (a few ms short at most)."""
-    spent = 0.0
+def _descendants(pid: int) -> list[int]:
+    """The pids of a process's living descendants."""
+    found, todo = [], [pid]
+    while todo:
+        try:
+            children = Path(f"/proc/{todo.pop()}/task").glob("*/children")
+            more = [int(child) for path in children for child in path.read_text().split()]
+        except (FileNotFoundError, ProcessLookupError):
+            continue
+        found += more
+        todo += more
+    return found
+
+
+def cpu_until_exit(
+    proc: subprocess.Popen[bytes], every: float = 0.05
+) -> tuple[float, dict[str, float]]:
+    """The CPU seconds a child spent itself, and those of its descendants by the name each
+    shows (`worker.handover.show_name`), read from /proc every `every` seconds until it
+    exits: each process's last reading (a few ms short at most)."""
+    own = 0.0
+    last: dict[int, tuple[str, float]] = {}
     while proc.poll() is None:
         try:
-            spent = _stat(proc.pid)[1]
+            own = _stat(proc.pid)[1]
         except (FileNotFoundError, ProcessLookupError, ValueError):
             break
+        for pid in _descendants(proc.pid):
+            try:
+                name, spent, _ = _stat(pid)
+            except (FileNotFoundError, ProcessLookupError, ValueError):
+                continue
+            last[pid] = (name, spent)
         time.sleep(every)
-    return spent
+    named: dict[str, float] = {}
+    for name, spent in last.values():
+        named[name] = named.get(name, 0.0) + spent
+    return own, named
 
 
 # --- each stage alone --------------------------------------------------------------------
@@ -303,9 +330,9 @@ def stages(path: Path, batch_size: int, sample: int, kinds: tuple[str, ...]) -> 
 # --- end to end ---------------------------------------------------------------------------
 
 
-def cli(*args: str, env: dict[str, str]) -> tuple[float, float]:
-    """Seconds one `sudoku-batch` command takes (it must succeed, or end with 3), and the CPU
-    seconds of its own process (its pool's not counted)."""
+def cli(*args: str, env: dict[str, str]) -> tuple[float, float, dict[str, float]]:
+    """Seconds one `sudoku-batch` command takes (it must succeed, or end with 3), the CPU
+    seconds of its own process (its pool's not counted) and of its descendants by name."""
     started = time.perf_counter()
     with tempfile.TemporaryFile() as errors:
         proc = subprocess.Popen(
@@ -315,11 +342,11 @@ def cli(*args: str, env: dict[str, str]) -> tuple[float, float]:
             stdout=subprocess.DEVNULL,
             stderr=errors,
         )
-        own = own_cpu_until_exit(proc)
+        own, named = cpu_until_exit(proc)
         if proc.wait() not in (0, 3):
             errors.seek(0)
             raise RuntimeError(f"sudoku-batch {args[0]} failed: {errors.read().decode()[-2000:]}")
-    return time.perf_counter() - started, own
+    return time.perf_counter() - started, own, named
 
 
 CELERY_WORKERS = 2  # Celery workers of one pool process each
@@ -330,12 +357,15 @@ PROCESSES = {
 }
 
 
+CHILDREN = "pool, reader and writer processes"  # run's children, all together
+
+
 def embedded(
     path: Path, folder: Path, batch_size: int, workers: int
 ) -> tuple[str, float, dict[str, float]]:
     url = f"sqlite:///{folder / f'run-{uuid.uuid4().hex[:6]}.db'}"
     before = children_cpu()
-    wall, main = cli(
+    wall, main, named = cli(
         "run",
         str(path),
         "--batch-size",
@@ -346,7 +376,9 @@ def embedded(
     )
     spent = {
         "main process": main,
-        "pool, reader and writer processes": children_cpu() - before - main,
+        CHILDREN: children_cpu() - before - main,
+        # by the name each shows: the pool's, the reader's, the chunks' and results' writers
+        **{f"  {name}": seconds for name, seconds in sorted(named.items())},
     }
     return f"run (embedded, SQLite, {PROCESSES['run'](workers)} workers)", wall, spent
 
@@ -381,7 +413,8 @@ def distributed(
         before = [sum(tree_cpu(w.pid) for w in workers), children_cpu()]
         before += [postgres_cpu(), redis_cpu()]
         try:
-            wall, _ = cli("import", str(path), "--batch-size", str(batch_size), "--wait", env=env)
+            args = ("import", str(path), "--batch-size", str(batch_size), "--wait")
+            wall, _, _ = cli(*args, env=env)
             after = [sum(tree_cpu(w.pid) for w in workers), children_cpu()]
             after += [postgres_cpu(), redis_cpu()]
         finally:
@@ -535,7 +568,7 @@ def overhead(label: str, cpu: dict[str, dict[str, list[float]]]) -> dict[str, li
         kind = "sqlite"
         work = stage["read/parse"] + stage[f"import, {kind} (client, read excluded)"]
         work += solve + stage[f"result write, {kind} (client)"]
-        return {"  beyond the stages alone": [sum(spent.values()) - work]}
+        return {"  beyond the stages alone": [spent["main process"] + spent[CHILDREN] - work]}
     write = stage["result write, postgresql (client)"]
     workers = spent["workers (consumers and pool)"] - solve - write
     return {"  Celery overhead (beyond solve, write)": [workers + spent["redis"]]}

@@ -5,10 +5,21 @@ from __future__ import annotations
 import multiprocessing
 import os
 import queue
+import time
+from pathlib import Path
+from typing import Any
 
 import pytest
 
-from worker.handover import get_from_child, get_while_parent, put_while_parent
+from worker.handover import (
+    SHOWN_NAME,
+    get_from_child,
+    get_while_parent,
+    put_while_parent,
+    show_name,
+)
+
+COMM = Path("/proc/self/comm")  # where Linux shows a process's name
 
 
 def test_a_child_whose_parent_is_gone_stops_handing_over() -> None:
@@ -38,3 +49,40 @@ def test_a_child_gone_with_nothing_to_give_raises_the_parents_error_with_its_exi
 
 def test_a_child_waiting_for_a_parent_that_is_gone_gets_the_callers_token() -> None:
     assert get_while_parent(queue.Queue(), os.getpid() + 1_000_000, "gone") == "gone"
+
+
+def test_a_feeding_child_that_died_raises_while_the_child_it_fed_still_waits() -> None:
+    context = multiprocessing.get_context("spawn")
+    feeder = context.Process(target=os._exit, args=(9,))
+    feeder.start()
+    feeder.join()
+    fed = context.Process(target=time.sleep, args=(60,))  # alive, with nothing to give
+    fed.start()
+    try:
+        with pytest.raises(ChildProcessError, match=r"^9$"):
+            get_from_child(
+                context.Queue(), fed, lambda code: ChildProcessError(str(code)), [feeder]
+            )
+    finally:
+        fed.terminate()
+        fed.join()
+
+
+def tell_name(name: str, told: Any) -> None:
+    show_name(name)
+    told.put(COMM.read_text().strip())
+
+
+@pytest.mark.skipif(not COMM.exists(), reason="no /proc/self/comm: not Linux")
+def test_a_child_shows_its_name_where_the_system_shows_it() -> None:
+    context = multiprocessing.get_context("spawn")
+    told = context.Queue()
+    child = context.Process(target=tell_name, args=("sudoku-test", told))
+    child.start()
+    assert told.get(timeout=60) == "sudoku-test"
+    child.join()
+
+
+def test_a_name_longer_than_the_system_keeps_is_refused() -> None:
+    with pytest.raises(ValueError, match=rf"keeps {SHOWN_NAME} characters, not 16"):
+        show_name("x" * 16)

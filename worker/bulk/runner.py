@@ -44,6 +44,7 @@ from db.results import failure_reason
 from db.tiers import DEFAULT_PLAN, RatingPlan
 from worker.batch import solve_work
 from worker.bulk.writer import Gathering, NotStored, Part, Stored, Writer, store
+from worker.handover import show_name
 
 OnSolved = Callable[[int], None]
 # what a pool process hands back: a part solved; or, stored, its deep work; or nothing (its
@@ -59,6 +60,7 @@ IN_FLIGHT_PER_WORKER = 4
 NOT_THE_BATCH = (BrokenProcessPool, NotStored)
 
 POOL_NICENESS = 5  # pool processes yield to the main process when the cores are busy
+POOL_NAME = "sudoku-pool"  # each pool process's name where the system shows it (`show_name`)
 
 
 _to_writer: Any = None  # in a pool process: the writer's inbox, where there is a writer
@@ -70,6 +72,7 @@ def _start_pool_process(backend: str, to_writer: Any) -> None:
     (`to_writer`, its inbox) where there is one."""
     global _to_writer
     os.nice(POOL_NICENESS)
+    show_name(POOL_NAME)
     solver.use_backend(backend)
     if to_writer is not None:
         # On leaving, do not wait to hand over what is still buffered: a pool that ends

@@ -33,11 +33,11 @@ from db.ratings import record_work, settle_failed
 from db.results import failure_reason, record_batch_failure
 from db.tiers import IMPORT
 from worker.batch import Solved
-from worker.handover import get_from_child, get_while_parent, put_while_parent
+from worker.handover import get_from_child, get_while_parent, put_while_parent, show_name
 
 COMMIT_PARTS = 20  # parts of batches taken in for one transaction at most
 _STOP = None  # sent by the main process: store what came before, then end
-NAME = "sudoku-batch writer"  # the process's name (multiprocessing's)
+NAME = "sudoku-results"  # the process's name (multiprocessing's, and `show_name`)
 
 
 class NotStored(StorageError):
@@ -182,6 +182,7 @@ def _serve(url: str, inbox: Any, outbox: Any, parent: int) -> None:
     """The writer: store the batches made whole, a transaction at a time, until told to stop;
     on the database's error, report it and end."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's: it stops this one
+    show_name(NAME)
     sessions = sessions_at(url)
     gathering = Gathering()
     while (first := get_while_parent(inbox, parent, _STOP)) is not _STOP:

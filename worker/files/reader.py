@@ -32,13 +32,13 @@ from typing import Any, TypeVar, overload
 import solver
 from solver.errors import SudokuBatchError
 from worker.files.sources import Accepted, Record, Rejected, read_puzzles
-from worker.handover import get_from_child, get_while_parent, put_while_parent
+from worker.handover import get_from_child, get_while_parent, put_while_parent, show_name
 
 T = TypeVar("T")
 
 READ_AHEAD = 2  # chunks the child may hold ready: memory stays bounded on huge files
 READ_AHEAD_FROM = 1_000_000  # bytes from which a file is read in a child process
-READER, THEN = "sudoku-batch reader", "sudoku-batch chunk writer"  # the children's names
+READER, THEN = "sudoku-reader", "sudoku-chunks"  # the children's names (`show_name`)
 # Cores from which `then` runs in a child of its own: on fewer, the solver's processes keep
 # every core busy, and handing the chunks over would only add work.
 APART_FROM_CORES = 4
@@ -207,6 +207,7 @@ def _hand_over(
     """In a child: each chunk through `then`, handed over to the parent, then `_End`; or the
     error that stopped it. Ends early once the parent is gone."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's: it stops this one
+    show_name(multiprocessing.current_process().name)
     try:
         solver.use_backend(backend)
         for chunk in chunks:

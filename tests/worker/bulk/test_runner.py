@@ -5,6 +5,7 @@ them; `run`'s own process stores only what no other process can (SQLite in memor
 from __future__ import annotations
 
 import multiprocessing
+import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
@@ -177,3 +178,24 @@ def test_a_batch_that_cannot_be_stored_says_which_and_why(tmp_path: Path) -> Non
     with pytest.raises(NotStored, match=r"batch 7 was not stored: OperationalError: .*no such"):
         solve_and_store(work, empty, node_budget=None, plan=FAST_PLAN)
     assert NotStored in runner.NOT_THE_BATCH
+
+
+COMM = Path("/proc/self/comm")  # where Linux shows a process's name
+
+
+def shown_name() -> str:
+    return COMM.read_text().strip()
+
+
+@pytest.mark.skipif(not COMM.exists(), reason="no /proc/self/comm: not Linux")
+def test_pool_and_writer_processes_show_what_they_do(
+    sqlite_url: str, opened: Callable[[str], sessionmaker[Session]]
+) -> None:
+    """`top` and `ps` show `sudoku-pool` and `sudoku-results`, not `python`."""
+    with runner.local_pool(opened(sqlite_url), 2, plan=FAST_PLAN) as pool:
+        assert pool._pool.submit(shown_name).result() == runner.POOL_NAME
+        writers = [p for p in multiprocessing.active_children() if p.name == writer.NAME]
+        deadline = time.monotonic() + 60  # the writer names itself once started
+        while Path(f"/proc/{writers[0].pid}/comm").read_text().strip() != writer.NAME:
+            assert time.monotonic() < deadline, "the writer did not show its name"
+            time.sleep(0.05)

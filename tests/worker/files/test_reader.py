@@ -151,6 +151,8 @@ def test_on_four_cores_chunks_are_stored_by_one_child_while_another_reads(
     pid, first = next(made)
     assert named(reader.THEN) == [pid]
     assert len(named(reader.READER)) == 1
+    if Path("/proc/self/comm").exists():  # Linux: each shows its name, not its interpreter's
+        assert Path(f"/proc/{pid}/comm").read_text().strip() == reader.THEN
     assert first + sum(n for _, n in made) == 20
 
 
