@@ -137,10 +137,7 @@ def _from_child(
     if apart:
         children.append(_start(context, THEN, _then_ahead, (read, then, backend, ready, parent)))
     try:
-        while not isinstance(item := _next(ready, children, shown), _End):
-            if isinstance(item, _Failed):
-                raise item.error
-            yield item
+        yield from _until_end(lambda: _next(ready, children, shown))
     finally:
         for child in children:  # the parent stopped early, or the children are done
             child.terminate()
@@ -190,12 +187,14 @@ def _then_ahead(
 ) -> None:
     """A child: what `then` makes of each chunk the reading child made, then `_End`, or the
     error that stopped either."""
-    _hand_over(_taken(prepared, parent), then, backend, ready, parent)
+    chunks = _until_end(lambda: get_while_parent(prepared, parent, _End()))
+    _hand_over(chunks, then, backend, ready, parent)
 
 
-def _taken(prepared: Any, parent: int) -> Iterator[Chunk]:
-    """The reading child's chunks, until its end; its error raised here."""
-    while not isinstance(item := get_while_parent(prepared, parent, _End()), _End):
+def _until_end(take: Callable[[], Any]) -> Iterator[Any]:
+    """What a child hands over, taken one by one, until its `_End`; its `_Failed` error raised
+    here."""
+    while not isinstance(item := take(), _End):
         if isinstance(item, _Failed):
             raise item.error
         yield item

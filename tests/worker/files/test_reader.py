@@ -142,30 +142,22 @@ def named(name: str) -> list[int]:
     return [child.pid for child in multiprocessing.active_children() if child.name == name]
 
 
-def test_on_four_cores_chunks_are_stored_by_one_child_while_another_reads(
-    puzzles: Path, monkeypatch: pytest.MonkeyPatch
+@pytest.mark.parametrize(
+    ("cores", "storing", "beside"), [(2, reader.READER, 0), (4, reader.THEN, 1)]
+)
+def test_chunks_are_stored_by_the_reader_on_two_cores_and_beside_it_from_four(
+    cores: int, storing: str, beside: int, puzzles: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setattr(reader, "READ_AHEAD_FROM", 0)
-    monkeypatch.setattr(os, "cpu_count", lambda: 4)
+    monkeypatch.setattr(os, "cpu_count", lambda: cores)
     made = read_chunks(puzzles, str(puzzles), 7, where_made)
     pid, first = next(made)
-    assert named(reader.THEN) == [pid]
+    assert named(storing) == [pid]
     assert len(named(reader.READER)) == 1
+    assert len(named(reader.THEN)) == beside
     if Path("/proc/self/comm").exists():  # Linux: each shows its name, not its interpreter's
-        assert Path(f"/proc/{pid}/comm").read_text().strip() == reader.THEN
+        assert Path(f"/proc/{pid}/comm").read_text().strip() == storing
     assert first + sum(n for _, n in made) == 20
-
-
-def test_on_two_cores_one_child_reads_and_stores(
-    puzzles: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    monkeypatch.setattr(reader, "READ_AHEAD_FROM", 0)
-    monkeypatch.setattr(os, "cpu_count", lambda: 2)
-    made = read_chunks(puzzles, str(puzzles), 7, where_made)
-    pid, _ = next(made)
-    assert named(reader.READER) == [pid]
-    assert named(reader.THEN) == []
-    made.close()
 
 
 def test_a_reading_child_killed_mid_file_is_an_error_naming_the_file_not_a_wait(
