@@ -1,12 +1,15 @@
 """Queues between a process and a child it started, each side watching that the other is
 still there: a child stops handing over once its parent is gone (killed), and the parent
-stops waiting once the child is gone with nothing left to give. And each child's name where
+stops waiting once the child is gone with nothing left to give; a child that must not outlive
+its parent whatever it is doing ends with it (`exit_with_parent`). And each child's name where
 the system shows it (`show_name`)."""
 
 from __future__ import annotations
 
 import os
 import queue
+import threading
+import time
 from collections.abc import Callable, Iterable
 from contextlib import suppress
 from pathlib import Path
@@ -24,6 +27,19 @@ def show_name(name: str) -> None:
         raise ValueError(f"a process name keeps {SHOWN_NAME} characters, not {len(name)}: {name}")
     with suppress(OSError):
         Path("/proc/self/comm").write_text(name)
+
+
+def exit_with_parent(parent: int) -> None:
+    """In a child: end this process, whatever it is doing, within `WAIT` seconds of its parent
+    (`parent`, its pid) being gone. A read from a sibling's queue can block for ever: a sibling
+    that left mid-message leaves a message that never ends."""
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(WAIT)
+        os._exit(0)  # nobody is left to hand anything to: like a kill, nothing committed is lost
+
+    threading.Thread(target=watch, name="parent-watch", daemon=True).start()
 
 
 def put_while_parent(ready: Any, item: object, parent: int) -> bool:
@@ -47,6 +63,15 @@ def get_while_parent(ready: Any, parent: int, gone: object) -> Any:
         except queue.Empty:
             continue
     return gone
+
+
+def wait_while_parent(event: Any, parent: int) -> bool:
+    """In a child: wait until the parent sets `event` (at once when it is set); False once the
+    parent (`parent`, its pid) is gone."""
+    while os.getppid() == parent:
+        if event.wait(WAIT):
+            return True
+    return False
 
 
 def get_from_child(

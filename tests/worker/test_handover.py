@@ -5,6 +5,7 @@ from __future__ import annotations
 import multiprocessing
 import os
 import queue
+import threading
 import time
 from pathlib import Path
 from typing import Any
@@ -13,10 +14,12 @@ import pytest
 
 from worker.handover import (
     SHOWN_NAME,
+    exit_with_parent,
     get_from_child,
     get_while_parent,
     put_while_parent,
     show_name,
+    wait_while_parent,
 )
 
 COMM = Path("/proc/self/comm")  # where Linux shows a process's name
@@ -49,6 +52,28 @@ def test_a_child_gone_with_nothing_to_give_raises_the_parents_error_with_its_exi
 
 def test_a_child_waiting_for_a_parent_that_is_gone_gets_the_callers_token() -> None:
     assert get_while_parent(queue.Queue(), os.getpid() + 1_000_000, "gone") == "gone"
+
+
+def test_a_child_waits_for_its_parent_s_signal_while_the_parent_is_there() -> None:
+    signal = threading.Event()
+    threading.Timer(0.2, signal.set).start()
+    assert wait_while_parent(signal, os.getppid())
+    assert not wait_while_parent(threading.Event(), os.getpid() + 1_000_000)
+
+
+def blocked_for_ever(parent: int) -> None:
+    """A child that would never end by itself, but for `exit_with_parent`."""
+    exit_with_parent(parent)
+    time.sleep(600)
+
+
+def test_a_child_blocked_for_ever_ends_once_its_parent_is_gone() -> None:
+    """Here its "parent" is a pid that is not its parent: gone, as seen from the child."""
+    context = multiprocessing.get_context("spawn")
+    child = context.Process(target=blocked_for_ever, args=(os.getpid() + 1_000_000,))
+    child.start()
+    child.join(timeout=30)
+    assert child.exitcode == 0
 
 
 def test_a_feeding_child_that_died_raises_while_the_child_it_fed_still_waits() -> None:

@@ -87,10 +87,10 @@ def import_chunks(
     """Store the file's records chunk by chunk; yield each chunk's new batches once committed.
 
     A large file is stored by a child process (`worker.files.reader`: the one that reads it,
-    or from four cores one beside it), on its own connection to the same database: this one
-    hands out the batches (and, in `run` on SQLite, stores the results beside it:
-    `worker.bulk.runner`). A database only this process can open (SQLite in memory) is stored
-    here."""
+    or from four cores one beside it), on its own connection to the same database, but for its
+    first chunks, stored here while the child starts: this one hands out the batches (and, in
+    `run` on SQLite, has the results stored beside it: `worker.bulk.runner`). A database only
+    this process can open (SQLite in memory) is stored here."""
     size, first = batch_size * CHUNK_BATCHES, batch_size * FIRST_CHUNK_BATCHES
     url = shared_url(sessions)
     if url is not None and reads_in_child(job.path):

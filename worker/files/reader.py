@@ -4,10 +4,15 @@ A chunk holds its accepted lines, its rejected ones and the canonical form of ea
 puzzle with its key (`solver.keyed_forms`). For a large file, reading, parsing and canonical
 forms are done in a child process, up to `READ_AHEAD` chunks ahead of the process that takes
 them, and so is what the caller does with each chunk (`then`: `worker.bulk.producer` stores it
-there): the calling process (`run`'s main process, `import`'s) only hands out the work. From
+there): the calling process (`run`'s main process, `import`'s) only hands out the work, but
+for the first chunks (below). From
 `APART_FROM_CORES` cores, `then` runs in a second child, fed by the first: the one that stores
 only writes, while the next chunks are made beside it. A small file is read in the calling
-process: a child would take longer to start than the file to read.
+process: a child would take longer to start than the file to read. So are a large file's first
+chunks (`HEAD_START` records), while its child starts: that takes about a second (a new
+interpreter importing the project), and the solvers would wait for it. The child reads those
+first records again, only to skip them, and stores nothing before the calling process has
+stored its last.
 
 Chunks come in file order, whichever process made them, and a fault of the whole file
 (`SourceError`) comes after the chunks read before it, as it would in one process: what was
@@ -31,14 +36,17 @@ from typing import Any, TypeVar, overload
 
 import solver
 from solver.errors import SudokuBatchError
+from worker import handover
 from worker.files.sources import Accepted, Record, Rejected, read_puzzles
-from worker.handover import get_from_child, get_while_parent, put_while_parent, show_name
 
 T = TypeVar("T")
 
 READ_AHEAD = 2  # chunks the child may hold ready: memory stays bounded on huge files
 READ_AHEAD_FROM = 1_000_000  # bytes from which a file is read in a child process
 READER, THEN = "sudoku-reader", "sudoku-chunks"  # the children's names (`show_name`)
+# Records of a large file made ready (and passed through `then`) by the calling process while
+# its child starts: about a second's worth, the rest of the child's start.
+HEAD_START = 16_000
 # Cores from which `then` runs in a child of its own: on fewer, the solver's processes keep
 # every core busy, and handing the chunks over would only add work.
 APART_FROM_CORES = 4
@@ -109,8 +117,9 @@ def read_chunks(
 ) -> Iterator[Any]:
     """The records of the file at `path` (named `shown` in messages), `size` a chunk (growing
     from `first`: `chunked`), each chunk ready to store and passed through `then`: what it
-    returns, in file order. A large file's are made in a child process, `then` too (a
-    module's function, or a partial of one, that opens what it needs there)."""
+    returns, in file order. A large file's are made in a child process after the first
+    `HEAD_START` records, `then` too (a module's function, or a partial of one, that opens
+    what it needs there)."""
     if not reads_in_child(path):
         for records in chunked(read_puzzles(path, shown), size, first):
             yield then(prepare(records))
@@ -128,15 +137,19 @@ def _from_child(
 ) -> Iterator[Any]:
     context = multiprocessing.get_context("spawn")  # no fork of a process running threads
     ready: Any = context.Queue(maxsize=READ_AHEAD)
-    backend, parent = solver.backend(), os.getpid()
+    backend, parent, head_done = solver.backend(), os.getpid(), context.Event()
     apart = then is not _same and (os.cpu_count() or 1) >= APART_FROM_CORES
     read: Any = context.Queue(maxsize=READ_AHEAD) if apart else ready  # the chunks made
     made = _same if apart else then
-    reading = (path, shown, sizes, made, backend, read, parent)
+    reading = (path, shown, (*sizes, HEAD_START), made, backend, read, parent, head_done)
     children = [_start(context, READER, _read_ahead, reading)]
     if apart:
-        children.append(_start(context, THEN, _then_ahead, (read, then, backend, ready, parent)))
+        storing = (read, then, backend, ready, parent, head_done)
+        children.append(_start(context, THEN, _then_ahead, storing))
     try:
+        for records in _head(chunked(read_puzzles(path, shown), *sizes), HEAD_START):
+            yield then(prepare(records))
+        head_done.set()
         yield from _until_end(lambda: _next(ready, children, shown))
     finally:
         for child in children:  # the parent stopped early, or the children are done
@@ -145,6 +158,22 @@ def _from_child(
         for channel in {ready, read}:
             channel.close()
             channel.cancel_join_thread()
+
+
+def _head(chunks: Iterator[list[Record]], head: int) -> Iterator[list[Record]]:
+    """The first chunks, up to `head` records or just past: the calling process's share of a
+    large file (`HEAD_START`). What is left of `chunks` is the child's."""
+    taken = 0
+    while taken < head and (chunk := next(chunks, None)) is not None:
+        yield chunk
+        taken += len(chunk)
+
+
+def _after_head(chunks: Iterator[list[Record]], head: int) -> Iterator[list[Record]]:
+    """The chunks past the calling process's share (`_head`: read only to be skipped)."""
+    for _ in _head(chunks, head):
+        pass
+    yield from chunks
 
 
 def _start(context: Any, name: str, target: Callable[..., None], args: tuple[Any, ...]) -> Any:
@@ -164,31 +193,39 @@ def _next(ready: Any, children: list[Any], shown: str) -> Any:
         )
 
     *feeding, last = children
-    return get_from_child(ready, last, gone, feeding)
+    return handover.get_from_child(ready, last, gone, feeding)
 
 
 def _read_ahead(
     path: Path,
     shown: str,
-    sizes: tuple[int, int | None],
+    sizes: tuple[int, int | None, int],
     then: Callable[[Chunk], Any],
     backend: str,
     ready: Any,
     parent: int,
+    head_done: Any,
 ) -> None:
-    """A child: every chunk of the file through `then`, then `_End`, or the error that
-    stopped it."""
-    chunks = (prepare(records) for records in chunked(read_puzzles(path, shown), *sizes))
-    _hand_over(chunks, then, backend, ready, parent)
+    """A child: every chunk of the file past the head (`sizes`: a chunk's, the first's, the
+    head's) through `then`, then `_End`, or the error that stopped it."""
+    size, first, head = sizes
+    chunked_records = chunked(read_puzzles(path, shown), size, first)
+    chunks = (prepare(records) for records in _after_head(chunked_records, head))
+    _hand_over(chunks, then, backend, ready, parent, head_done)
 
 
 def _then_ahead(
-    prepared: Any, then: Callable[[Chunk], Any], backend: str, ready: Any, parent: int
+    prepared: Any,
+    then: Callable[[Chunk], Any],
+    backend: str,
+    ready: Any,
+    parent: int,
+    head_done: Any,
 ) -> None:
     """A child: what `then` makes of each chunk the reading child made, then `_End`, or the
     error that stopped either."""
-    chunks = _until_end(lambda: get_while_parent(prepared, parent, _End()))
-    _hand_over(chunks, then, backend, ready, parent)
+    chunks = _until_end(lambda: handover.get_while_parent(prepared, parent, _End()))
+    _hand_over(chunks, then, backend, ready, parent, head_done)
 
 
 def _until_end(take: Callable[[], Any]) -> Iterator[Any]:
@@ -201,22 +238,32 @@ def _until_end(take: Callable[[], Any]) -> Iterator[Any]:
 
 
 def _hand_over(
-    chunks: Iterable[Chunk], then: Callable[[Chunk], Any], backend: str, ready: Any, parent: int
+    chunks: Iterable[Chunk],
+    then: Callable[[Chunk], Any],
+    backend: str,
+    ready: Any,
+    parent: int,
+    head_done: Any,
 ) -> None:
-    """In a child: each chunk through `then`, handed over to the parent, then `_End`; or the
-    error that stopped it. Ends early once the parent is gone."""
+    """In a child: each chunk through `then` (not before the parent has passed its head
+    through it, `head_done`), handed over to the parent, then `_End`; or the error that stopped
+    it. Ends early once the parent is gone."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's: it stops this one
-    show_name(multiprocessing.current_process().name)
+    handover.show_name(multiprocessing.current_process().name)
+    handover.exit_with_parent(parent)
     try:
         solver.use_backend(backend)
         for chunk in chunks:
-            if not put_while_parent(ready, then(chunk), parent):
+            if not (
+                handover.wait_while_parent(head_done, parent)
+                and handover.put_while_parent(ready, then(chunk), parent)
+            ):
                 ready.cancel_join_thread()  # nobody will read what is buffered: exit anyway
                 return
-        put_while_parent(ready, _End(), parent)
+        handover.put_while_parent(ready, _End(), parent)
     except SudokuBatchError as exc:  # the file's, or what `then` reports: the parent's
-        put_while_parent(ready, _Failed(exc), parent)
+        handover.put_while_parent(ready, _Failed(exc), parent)
     except Exception as exc:  # a fault of this program: its traceback, raised by the parent
-        put_while_parent(
+        handover.put_while_parent(
             ready, _Failed(RuntimeError("".join(traceback.format_exception(exc)))), parent
         )

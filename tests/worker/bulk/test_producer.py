@@ -4,6 +4,7 @@ another process can open the database."""
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pytest
 from sqlalchemy import func, select
@@ -11,6 +12,7 @@ from sqlalchemy.orm import Session, sessionmaker
 from sqlalchemy.pool import StaticPool
 
 from db.engine import ensure_schema, make_engine, session_factory
+from db.imports import BatchWork, add_records
 from db.migrate import upgrade
 from db.models import CollectionPuzzle
 from tests.worker.files.test_sources import EASY, HARDEST, SEVENTEEN
@@ -23,9 +25,10 @@ LINES = [EASY, SEVENTEEN, HARDEST, "not a puzzle"] * 6
 
 @pytest.fixture(params=[2, 4])
 def big(request: pytest.FixtureRequest, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    """A file read in a child process, however small, on two cores (that child stores the
-    chunks) or four (a second child stores them)."""
+    """A file read in a child process, however small, every chunk of it, on two cores (that
+    child stores the chunks) or four (a second child stores them)."""
     monkeypatch.setattr("worker.files.reader.READ_AHEAD_FROM", 0)
+    monkeypatch.setattr("worker.files.reader.HEAD_START", 0)
     monkeypatch.setattr("os.cpu_count", lambda: request.param)
     path = tmp_path / "big.txt"
     path.write_text("\n".join(LINES) + "\n")
@@ -61,6 +64,31 @@ def test_a_large_file_is_stored_by_a_child_process_not_the_caller(
     batches = imported(sessions, big)
     assert lines(sessions) == 18
     assert len(batches) == 1  # the 3 distinct puzzles, up to 4 a batch
+    engine.dispose()
+
+
+def test_a_large_file_s_first_chunk_is_stored_by_the_caller_while_its_child_starts(
+    tmp_path: Path, database_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The calling process stores the chunks up to HEAD_START records (here the first, of 20),
+    its child the rest (of 40, then 36): every line is stored, once."""
+    monkeypatch.setattr("worker.files.reader.READ_AHEAD_FROM", 0)
+    monkeypatch.setattr("worker.files.reader.HEAD_START", 8)
+    path = tmp_path / "big.txt"
+    path.write_text("\n".join(LINES * 4) + "\n")
+    upgrade(database_url)
+    engine = make_engine(database_url)
+    sessions = session_factory(engine)
+    stored_here: list[int] = []
+
+    def add_here(*args: Any, **kwargs: Any) -> list[BatchWork]:
+        stored_here.append(len(args[2]))  # the chunk's accepted lines
+        return add_records(*args, **kwargs)
+
+    monkeypatch.setattr(producer, "add_records", add_here)
+    assert len(imported(sessions, path)) == 1  # the 3 distinct puzzles, up to 4 a batch
+    assert stored_here == [15]  # 20 records, one line in four not a puzzle
+    assert lines(sessions) == 72
     engine.dispose()
 
 

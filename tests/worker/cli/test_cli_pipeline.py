@@ -59,7 +59,8 @@ def test_a_file_read_by_a_child_process_is_stored_whole(
 ) -> None:
     """A large file's lines are read and prepared in a child process (worker.files.reader): every
     line, rejection, result and canonical form is stored as when the run reads it itself."""
-    monkeypatch.setattr("worker.files.reader.READ_AHEAD_FROM", 0)  # this small file too
+    monkeypatch.setattr("worker.files.reader.READ_AHEAD_FROM", 0)  # this small file too,
+    monkeypatch.setattr("worker.files.reader.HEAD_START", 0)  # all of it
     result = invoke("run", str(puzzle_file))
     assert result.exit_code == 3, result.output
     assert "small.txt:21: expected 81 cells, got 5" in result.output

@@ -8,6 +8,7 @@ import signal
 import subprocess
 import sys
 import time
+from functools import partial
 from pathlib import Path
 
 import pytest
@@ -31,12 +32,20 @@ def puzzles(tmp_path: Path) -> Path:
 
 @pytest.fixture(params=["one child", "two children"])
 def in_child(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str:
-    """Every file, however small, is read in a child process; what the caller does with each
-    chunk, in that child, or (as on four cores and more) in a second one it feeds."""
-    monkeypatch.setattr(reader, "READ_AHEAD_FROM", 0)
+    """Every file, however small, is read in a child process, every chunk of it; what the
+    caller does with each chunk, in that child, or (as on four cores and more) in a second one
+    it feeds."""
+    every_chunk_in_a_child(monkeypatch)
     apart = request.param == "two children"
     monkeypatch.setattr(reader, "APART_FROM_CORES", 0 if apart else 10**6)
     return str(request.param)
+
+
+def every_chunk_in_a_child(monkeypatch: pytest.MonkeyPatch) -> None:
+    """However small the file, a child reads it, and the calling process makes no chunk of it
+    while the child starts."""
+    monkeypatch.setattr(reader, "READ_AHEAD_FROM", 0)
+    monkeypatch.setattr(reader, "HEAD_START", 0)
 
 
 def chunks(path: Path, size: int = 7) -> list[Chunk]:
@@ -64,7 +73,7 @@ def test_chunks_grow_from_the_first_size_to_the_largest_and_lose_no_line(
     """5 records, then 10, then 15 at most: the 30 records of the 40 lines (blank lines and
     comments are none) all read once."""
     if where == "in a child":
-        monkeypatch.setattr(reader, "READ_AHEAD_FROM", 0)
+        every_chunk_in_a_child(monkeypatch)
     found = list(read_chunks(puzzles, str(puzzles), 15, first=5))
     sizes = [len(chunk.accepted) + len(chunk.rejected) for chunk in found]
     assert sizes == [5, 10, 15]
@@ -126,6 +135,41 @@ def test_what_a_small_file_s_chunks_go_through_runs_in_the_calling_process(
 
 
 @pytest.mark.usefixtures("in_child")
+def test_a_large_file_s_first_chunks_are_made_here_while_its_child_starts(
+    puzzles: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The first chunks up to HEAD_START records (here 7 and 7, for 10) are made and passed
+    through `then` by the calling process, the rest by the child: the same chunks, in order."""
+    monkeypatch.setattr(reader, "HEAD_START", 10)
+    made = list(read_chunks(puzzles, str(puzzles), 7, where_made))
+    assert [pid == os.getpid() for pid, _ in made] == [True, True, False, False, False]
+    assert [n for _, n in made] == [len(chunk.accepted) for chunk in chunks(puzzles)]
+
+
+def first_line(log: Path, slow_in: int, chunk: Chunk) -> None:
+    """Append the chunk's first line number to `log`; the file's first chunk a second late, in
+    the process `slow_in`."""
+    if os.getpid() == slow_in and chunk.accepted[0][0] == 1:
+        time.sleep(1.0)
+    with log.open("a") as out:
+        out.write(f"{chunk.accepted[0][0]}\n")
+
+
+@pytest.mark.usefixtures("in_child")
+def test_the_child_passes_no_chunk_on_before_the_calling_process_has_passed_its_own(
+    puzzles: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A store that takes the calling process a second does not let the child's first chunk
+    (ready before) be stored ahead of it: chunks are stored in file order."""
+    monkeypatch.setattr(reader, "HEAD_START", 10)
+    log = tmp_path / "stored.txt"
+    list(read_chunks(puzzles, str(puzzles), 7, partial(first_line, log, os.getpid())))
+    stored = [int(line) for line in log.read_text().split()]
+    assert len(stored) == 5
+    assert stored == sorted(stored)
+
+
+@pytest.mark.usefixtures("in_child")
 def test_the_project_s_error_in_the_reading_process_is_raised_as_it_is(puzzles: Path) -> None:
     with pytest.raises(StorageError, match=r"refused a chunk of \d+ accepted lines"):
         list(read_chunks(puzzles, str(puzzles), 7, refuse))
@@ -148,7 +192,7 @@ def named(name: str) -> list[int]:
 def test_chunks_are_stored_by_the_reader_on_two_cores_and_beside_it_from_four(
     cores: int, storing: str, beside: int, puzzles: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(reader, "READ_AHEAD_FROM", 0)
+    every_chunk_in_a_child(monkeypatch)
     monkeypatch.setattr(os, "cpu_count", lambda: cores)
     made = read_chunks(puzzles, str(puzzles), 7, where_made)
     pid, first = next(made)
@@ -164,7 +208,7 @@ def test_a_reading_child_killed_mid_file_is_an_error_naming_the_file_not_a_wait(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """The child storing the chunks waits for the next; the parent sees its feeder gone."""
-    monkeypatch.setattr(reader, "READ_AHEAD_FROM", 0)
+    every_chunk_in_a_child(monkeypatch)
     monkeypatch.setattr(reader, "APART_FROM_CORES", 0)
     big = tmp_path / "big.txt"
     big.write_text("\n".join(LINES * 2000))
@@ -201,7 +245,7 @@ ORPHAN = """
 import os, sys
 from pathlib import Path
 from worker.files import reader
-reader.READ_AHEAD_FROM = 0
+reader.READ_AHEAD_FROM = reader.HEAD_START = 0
 os.cpu_count = lambda: int(sys.argv[3])
 chunks = reader.read_chunks(Path(sys.argv[1]), sys.argv[1], 1000, repr)
 next(chunks)
