@@ -1,8 +1,10 @@
 """Who consumes the queue: asked of the running workers through Celery's remote control.
 
-`import --wait` asks every few seconds, so that a wait with no worker says so (and what to
-run) instead of showing an ETA that never moves. It works on both brokers: the question is
-broadcast to every worker on the broker, and each answers with the queues it consumes.
+`import --wait` asks every few seconds while nothing is finished, so that a wait with no
+worker says so (and what to run) instead of showing an ETA that never moves. It works on both
+brokers: the question is broadcast to every worker on the broker, and each answers with the
+queues it consumes. While work gets finished, a worker consumes the queue: nobody is asked (a
+question waits REPLY_TIMEOUT for its replies, and every worker on the broker answers it).
 """
 
 from __future__ import annotations
@@ -42,7 +44,8 @@ def consumers(celery: Celery, queue: str, timeout: float = REPLY_TIMEOUT) -> lis
 
 class QueueWatch:
     """What a waiting producer should be told about the queue's consumers: `note()` is a
-    warning while no worker consumes the queue, "" once one does; asked every ASK_EVERY s."""
+    warning while no worker consumes the queue, "" once one does; asked every ASK_EVERY s
+    while nothing is finished."""
 
     def __init__(
         self,
@@ -55,10 +58,13 @@ class QueueWatch:
         self._asked_at: float | None = None
         self._note = ""
 
-    def note(self) -> str:
-        """The warning to show now ("" when a worker consumes the queue)."""
+    def note(self, *, finished: bool = False) -> str:
+        """The warning to show now ("" when a worker consumes the queue); `finished`: work
+        was finished since the last call, so a worker consumes the queue (nobody is asked)."""
         now = self.clock()
-        if self._asked_at is None or now - self._asked_at >= ASK_EVERY:
+        if finished:
+            self._asked_at, self._note = now, ""
+        elif self._asked_at is None or now - self._asked_at >= ASK_EVERY:
             self._asked_at = now
             self._note = self._current()
         return self._note

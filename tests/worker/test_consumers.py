@@ -59,6 +59,25 @@ def test_the_workers_are_asked_at_most_every_few_seconds(celery: Celery) -> None
     assert workers.asked == 2
 
 
+def test_while_work_gets_finished_nobody_is_asked(celery: Celery) -> None:
+    """Batches finished since the last look prove a worker consumes the queue: the note clears
+    without a question (each waits for every worker's reply) until nothing has been finished
+    for ASK_EVERY seconds."""
+    workers, now = Workers(), [100.0]
+    watch = QueueWatch(celery, "sudoku", workers, clock=lambda: now[0])
+    assert watch.note() != ""
+    for _ in range(5):
+        now[0] += ASK_EVERY
+        assert watch.note(finished=True) == ""
+    assert workers.asked == 1
+    now[0] += ASK_EVERY / 2
+    assert watch.note() == ""
+    assert workers.asked == 1
+    now[0] += ASK_EVERY
+    assert watch.note() != ""  # nothing finished for a while, and nobody answers
+    assert workers.asked == 2
+
+
 def test_a_broker_that_stops_answering_is_a_note_not_an_error(celery: Celery) -> None:
     """The question fails: the note says the broker does not answer; the wait goes on."""
     workers = Workers()

@@ -1,6 +1,7 @@
 """`import --wait`: a live bar over the collections' progress until every batch is finished,
 then one over the deep tier until no rating is pending, saying when no worker consumes the
-queue (and what to run) instead of an ETA that never moves.
+queue (and what to run) instead of an ETA that never moves. The workers are asked only while
+nothing gets finished (`worker.consumers.QueueWatch`).
 """
 
 from __future__ import annotations
@@ -32,10 +33,10 @@ def wait_for(
         return sum(d for d, _ in pairs), sum(t for _, t in pairs)
 
     finished, total = measure()
-    shown = ""
+    shown, progressed = "", False
     with bar(console, "solving", total, "puzzle", done=finished) as advance:
         while finished < total:
-            if (note := watch.note()) != shown:
+            if (note := watch.note(finished=progressed)) != shown:
                 advance(0, note=note)
                 if not console.is_terminal:
                     console.print(
@@ -45,7 +46,7 @@ def wait_for(
             time.sleep(POLL)
             now, total = measure()
             advance(now - finished, total=total)
-            finished = now
+            finished, progressed = now, now > finished
         advance(0, note="")  # done: whatever the note said no longer holds
     return advance.meter
 
@@ -87,11 +88,11 @@ def _count_down(
     left = measure()
     if not left:
         return None
-    shown = ""
+    shown, progressed = "", False
     with bar(console, description, left, "puzzle") as advance:
         total = left
         while left:
-            if (note := watch.note()) != shown:
+            if (note := watch.note(finished=progressed)) != shown:
                 advance(0, note=note)
                 if not console.is_terminal:
                     console.print(
@@ -104,6 +105,6 @@ def _count_down(
             now = measure()
             total = max(total, now + advance.meter.count)
             advance(max(0, left - now), total=total)
-            left = now
+            left, progressed = now, now < left
         advance(0, note="")
     return advance.meter
