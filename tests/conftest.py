@@ -53,6 +53,15 @@ def shared_file(name: str) -> Path:
     return path
 
 
+def alive(pid: int) -> bool:
+    """Whether the process `pid` still runs (a zombie, ended but not yet reaped, does not)."""
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    return Path(f"/proc/{pid}/stat").read_text().split()[2] != "Z"
+
+
 @pytest.fixture
 def sqlite_url(tmp_path: Path) -> str:
     """A fresh, empty SQLite database file for one test."""

@@ -44,7 +44,7 @@ from db.results import failure_reason
 from db.tiers import DEFAULT_PLAN, RatingPlan
 from worker.batch import solve_work
 from worker.bulk.writer import Gathering, NotStored, Part, Stored, Writer, store
-from worker.handover import show_name
+from worker.handover import exit_with_parent, show_name
 
 OnSolved = Callable[[int], None]
 # what a pool process hands back: a part solved; or, stored, its deep work; or nothing (its
@@ -66,13 +66,15 @@ POOL_NAME = "sudoku-pool"  # each pool process's name where the system shows it 
 _to_writer: Any = None  # in a pool process: the writer's inbox, where there is a writer
 
 
-def _start_pool_process(backend: str, to_writer: Any) -> None:
+def _start_pool_process(backend: str, to_writer: Any, parent: int) -> None:
     """Each pool process: below the writer in priority, on the configured solver backend (a
     spawned process does not inherit the parent's choice), handing its parts to the writer
-    (`to_writer`, its inbox) where there is one."""
+    (`to_writer`, its inbox) where there is one, ending with its parent (`parent`, its pid:
+    killed, it leaves no pool process waiting for work that will never come)."""
     global _to_writer
     os.nice(POOL_NICENESS)
     show_name(POOL_NAME)
+    exit_with_parent(parent)
     solver.use_backend(backend)
     if to_writer is not None:
         # On leaving, do not wait to hand over what is still buffered: a pool that ends
@@ -145,7 +147,9 @@ class LocalPool:
         self._limit = IN_FLIGHT_PER_WORKER * workers
         to_writer = None if self._writer is None else self._writer.inbox
         self._pool = ProcessPoolExecutor(
-            workers, initializer=_start_pool_process, initargs=(solver.backend(), to_writer)
+            workers,
+            initializer=_start_pool_process,
+            initargs=(solver.backend(), to_writer, os.getpid()),
         )
         self._inflight: dict[Future[Done], Part] = {}  # each part in the pool (not yet solved)
         self._gathering = Gathering()  # the parts that came back here, by batch

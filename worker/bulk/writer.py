@@ -33,7 +33,13 @@ from db.ratings import record_work, settle_failed
 from db.results import failure_reason, record_batch_failure
 from db.tiers import IMPORT
 from worker.batch import Solved
-from worker.handover import get_from_child, get_while_parent, put_while_parent, show_name
+from worker.handover import (
+    exit_with_parent,
+    get_from_child,
+    get_while_parent,
+    put_while_parent,
+    show_name,
+)
 
 COMMIT_PARTS = 20  # parts of batches taken in for one transaction at most
 _STOP = None  # sent by the main process: store what came before, then end
@@ -183,6 +189,7 @@ def _serve(url: str, inbox: Any, outbox: Any, parent: int) -> None:
     on the database's error, report it and end."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's: it stops this one
     show_name(NAME)
+    exit_with_parent(parent)  # a pool process killed mid-part leaves a part that never ends
     sessions = sessions_at(url)
     gathering = Gathering()
     while (first := get_while_parent(inbox, parent, _STOP)) is not _STOP:

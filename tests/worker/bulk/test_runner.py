@@ -5,8 +5,12 @@ them; `run`'s own process stores only what no other process can (SQLite in memor
 from __future__ import annotations
 
 import multiprocessing
+import os
+import subprocess
+import sys
 import time
 from collections.abc import Callable, Iterator
+from contextlib import suppress
 from pathlib import Path
 
 import pytest
@@ -19,6 +23,7 @@ from db.imports import BatchWork
 from db.migrate import upgrade
 from db.models import DONE, Batch, Result
 from db.tiers import RatingPlan
+from tests.conftest import alive, shared_file
 from tests.worker.files.test_sources import EASY, SEVENTEEN
 from worker.bulk import runner, writer
 from worker.bulk.producer import import_chunks, open_import
@@ -199,3 +204,42 @@ def test_pool_and_writer_processes_show_what_they_do(
         while Path(f"/proc/{writers[0].pid}/comm").read_text().strip() != writer.NAME:
             assert time.monotonic() < deadline, "the writer did not show its name"
             time.sleep(0.05)
+
+
+def children_of(pid: int) -> list[int]:
+    """The pids of the processes whose parent is `pid` (Linux's /proc)."""
+    found = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        with suppress(OSError):
+            if int(stat.read_text().rsplit(")", 1)[1].split()[1]) == pid:
+                found.append(int(stat.parent.name))
+    return found
+
+
+@pytest.mark.skipif(not COMM.exists(), reason="no /proc: not Linux")
+def test_a_run_killed_mid_file_leaves_no_process_behind(tmp_path: Path) -> None:
+    """`run` killed (SIGKILL: no clean-up of its own) while its pool solves: its pool
+    processes, its results' writer and its reader all end within seconds."""
+    puzzles = shared_file("seventeen_clue_49k.txt")
+    env = {**os.environ, "SUDOKU_DATABASE_URL": f"sqlite:///{tmp_path / 'run.db'}"}
+    command = [sys.executable, "-m", "worker", "run", str(puzzles), "--workers", "2"]
+    run = subprocess.Popen(command, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    deadline = time.monotonic() + 60
+    while runner.POOL_NAME not in {shown(pid) for pid in children_of(run.pid)}:
+        assert run.poll() is None, "run ended before its pool started"
+        assert time.monotonic() < deadline, "run's pool did not start"
+        time.sleep(0.1)
+    children = children_of(run.pid)
+    run.kill()
+    run.wait()
+    deadline = time.monotonic() + 30
+    while left := [f"{pid} {shown(pid)}" for pid in children if alive(pid)]:
+        assert time.monotonic() < deadline, f"outlived run by 30 s: {left}"
+        time.sleep(0.1)
+
+
+def shown(pid: int) -> str:
+    """The name process `pid` shows (empty once it is gone)."""
+    with suppress(OSError):
+        return Path(f"/proc/{pid}/comm").read_text().strip()
+    return ""

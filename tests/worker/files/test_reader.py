@@ -15,6 +15,7 @@ import pytest
 
 import solver
 from db.errors import StorageError
+from tests.conftest import alive
 from tests.worker.files.test_sources import EASY, HARDEST, SEVENTEEN
 from worker.errors import SourceError
 from worker.files import reader
@@ -275,14 +276,6 @@ def test_a_reader_killed_mid_file_leaves_no_process_behind(tmp_path: Path, cores
     children = [int(child) for child in pid.read_text().split()]
     assert len(children) == cores // 2
     deadline = time.monotonic() + 30
-    while any(map(_alive, children)):
+    while any(map(alive, children)):
         assert time.monotonic() < deadline, "a child outlived its parent by 30 s"
         time.sleep(0.1)
-
-
-def _alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    return Path(f"/proc/{pid}/stat").read_text().split()[2] != "Z"  # a zombie is gone
