@@ -33,6 +33,7 @@ from sqlalchemy.orm import Session  # noqa: E402
 from db.engine import make_engine, session_factory  # noqa: E402
 from db.models import CollectionPuzzle, Puzzle  # noqa: E402
 from db.queries import _classes, _result_counts  # noqa: E402
+from db.tiers import RATING_MODES  # noqa: E402
 from worker import settings  # noqa: E402
 from worker.batch import solve_batch  # noqa: E402
 
@@ -57,7 +58,8 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=2024)
     parser.add_argument("--database", choices=("sqlite", "postgresql"), default="sqlite")
     args = parser.parse_args()
-    os.environ.setdefault("SUDOKU_RATING", "fast")  # results only: the rating does not matter
+    _, fast = RATING_MODES
+    os.environ.setdefault("SUDOKU_RATING", fast)  # results only: the rating does not matter
     sys.path.append(str(ROOT / "benchmarks"))  # after the project: benchmarks/solver.py
     import pipeline
     from storage import fresh_database
