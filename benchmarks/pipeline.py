@@ -196,6 +196,20 @@ def postgres_cpu() -> float:
     return total
 
 
+def settled_postgres_cpu(longest: float = 5.0) -> float:
+    """`postgres_cpu` once it stops moving (read every 0.2 s, for at most `longest` s): a
+    backend whose client just ended (the reading child of a large file) is counted only once
+    it has exited and the server has reaped it, which takes a moment after its client is gone."""
+    figure = postgres_cpu()
+    deadline = time.monotonic() + longest
+    while time.monotonic() < deadline:
+        time.sleep(0.2)
+        figure, last = postgres_cpu(), figure
+        if figure == last:
+            break
+    return figure
+
+
 def redis_cpu() -> float:
     info = redis.Redis.from_url(REDIS_URL).info("cpu")
     return float(info["used_cpu_sys"]) + float(info["used_cpu_user"])
@@ -271,8 +285,8 @@ def _imported(url: str, path: Path, batch_size: int) -> tuple[float, list[BatchW
         for chunk in import_chunks(sessions, job, batch_size):
             works += chunk
     spent = time.process_time() + children_cpu() - started
-    server = postgres_cpu() - server
     engine.dispose()
+    server = settled_postgres_cpu() - server
     return spent, works, server
 
 
@@ -293,8 +307,8 @@ def _written(url: str, works: list[BatchWork], rows: list[ResultRow]) -> tuple[f
             record_batch(session, work.batch_id, batch)
             session.commit()
     spent = time.process_time() - started
-    server = postgres_cpu() - server
     engine.dispose()
+    server = settled_postgres_cpu() - server
     return spent, server
 
 
@@ -416,7 +430,7 @@ def distributed(
             args = ("import", str(path), "--batch-size", str(batch_size), "--wait")
             wall, _, _ = cli(*args, env=env)
             after = [sum(tree_cpu(w.pid) for w in workers), children_cpu()]
-            after += [postgres_cpu(), redis_cpu()]
+            after += [settled_postgres_cpu(), redis_cpu()]
         finally:
             for proc in workers:
                 os.killpg(proc.pid, signal.SIGTERM)

@@ -9,6 +9,7 @@ import pytest
 from sqlalchemy import func, select, text
 from sqlalchemy.orm import Session
 
+import solver
 from db.engine import make_engine, session_factory
 from db.errors import CollectionConflict
 from db.imports import BatchWork, add_records, get_or_create_collection, unfinished_batches
@@ -61,6 +62,26 @@ def test_records_become_puzzles_lines_and_batches(session: Session) -> None:
     }
     assert counters(session, c.id)["total"] == 5
     assert list(unfinished_batches(session, c.id)) == work
+
+
+def test_new_puzzles_get_ids_in_first_line_order_with_their_count_and_canonical_form(
+    session: Session,
+) -> None:
+    """Each new puzzle is stored once, its id in the order of its first line, with the number of
+    its givens and its canonical form (PostgreSQL draws the ids itself, COPYing them in)."""
+    c = get_or_create_collection(session, "c", "c.txt", HASH)
+    lines = [(1, grid(3)), (2, grid(1)), (3, grid(3)), (4, grid(2))]
+    add_records(session, c.id, lines, [], batch_size=10)
+    rows = session.execute(
+        select(Puzzle.givens, Puzzle.givens_count, Puzzle.canonical).order_by(Puzzle.id)
+    ).all()
+    assert [givens for givens, _, _ in rows] == [grid(3), grid(1), grid(2)]
+    assert [count for _, count, _ in rows] == [
+        sum(cell.isdigit() for cell in givens) for givens, _, _ in rows
+    ]
+    assert [canonical for _, _, canonical in rows] == solver.canonical_many(
+        [givens for givens, _, _ in rows]
+    )
 
 
 def test_adding_the_same_records_twice_changes_nothing(session: Session) -> None:
@@ -198,7 +219,7 @@ def test_only_pending_batches_are_unfinished(session: Session) -> None:
 def test_two_imports_storing_the_same_new_puzzle_at_once_both_finish_with_one_row(
     postgres_url: str,
 ) -> None:
-    """On PostgreSQL a chunk's new puzzles go in with a plain insert; when another import
+    """On PostgreSQL a chunk's new puzzles are COPied in as all new; when another import
     stores one of them meanwhile, the chunk waits for it, then stores the others: both
     collections hold the one row of the puzzle they share."""
     upgrade(postgres_url)

@@ -82,7 +82,8 @@ def test_results_are_stored_only_with_the_transaction_that_writes_them(
 def test_result_rows_round_trip_with_their_json_and_timestamps(
     session: Session, work: list[BatchWork]
 ) -> None:
-    """Technique counts come back as a dict, the timestamp as stored (SQLite: its UTC text)."""
+    """Technique counts come back as a dict, and SQL reads into them (a JSON object on both
+    databases); the timestamp comes back as stored (SQLite: its UTC text)."""
     pid = work[1].puzzles[0][0]
     when = datetime(2024, 5, 1, 12, 0, 0, 123456, tzinfo=UTC)
     row = result_row(pid, technique_counts={"x_wing": 2, "pointing": 1}, solved_at=when)
@@ -90,6 +91,8 @@ def test_result_rows_round_trip_with_their_json_and_timestamps(
     session.commit()
     stored = session.get_one(Result, pid)
     assert stored.technique_counts == {"x_wing": 2, "pointing": 1}
+    x_wings = select(Result.technique_counts["x_wing"].as_integer()).where(Result.puzzle_id == pid)
+    assert session.scalar(x_wings) == 2
     stamp = stored.solved_at
     assert (stamp if stamp.tzinfo else stamp.replace(tzinfo=UTC)) == when
 
