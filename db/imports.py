@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from itertools import groupby
 from typing import Any, cast
 
-from sqlalchemy import Table, func, insert, select, update
+from sqlalchemy import Table, func, insert, select, text, update
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.orm import Session
 
@@ -351,3 +351,28 @@ def mark_queued(session: Session, batch_ids: Iterable[int]) -> None:
     for start in range(0, len(ids), LOOKUP_PAGE):
         page = ids[start : start + LOOKUP_PAGE]
         session.execute(update(Batch).where(Batch.id.in_(page)).values(queued_at=func.now()))
+
+
+# PostgreSQL's autovacuum analyzes a table again once a tenth of its rows changed (the default
+# autovacuum_analyze_scale_factor), some time later; an import of as many lines does it at once.
+ANALYZE_SHARE = 0.1
+_COUNTED_ROWS = text("SELECT reltuples FROM pg_class WHERE oid = CAST(:table AS regclass)")
+
+
+def refresh_statistics(session: Session, collection_id: int) -> bool:
+    """On PostgreSQL, ANALYZE `collection_puzzles` when the collection's lines are a tenth or
+    more of the rows its statistics last counted (or it was never analyzed); whether it did.
+    Right after a bulk import the planner would take a large collection for a few hundred
+    lines (no statistics of `collection_id` yet) and join it to its results by an index probe
+    a line, with sorts on disk: the closing summary took twice as long (docs: Benchmarks).
+    Not committed: the caller commits."""
+    if dialect_of(session) != "postgresql":
+        return False
+    table = CollectionPuzzle.__tablename__
+    counted = session.scalar(_COUNTED_ROWS, {"table": table})
+    lines = session.scalar(select(Collection.lines_read).where(Collection.id == collection_id))
+    never = counted is None or counted < 0  # -1: the table was never analyzed
+    if lines is None or (not never and lines < ANALYZE_SHARE * counted):
+        return False
+    session.execute(text(f"ANALYZE {table}"))
+    return True

@@ -12,7 +12,13 @@ from sqlalchemy.orm import Session
 import solver
 from db.engine import make_engine, session_factory
 from db.errors import CollectionConflict
-from db.imports import BatchWork, add_records, get_or_create_collection, unfinished_batches
+from db.imports import (
+    BatchWork,
+    add_records,
+    get_or_create_collection,
+    refresh_statistics,
+    unfinished_batches,
+)
 from db.migrate import upgrade
 from db.models import Batch, Collection, CollectionPuzzle, Puzzle, RejectedLine
 from db.queries import progress
@@ -286,3 +292,26 @@ def test_two_imports_whose_new_puzzles_cross_both_finish_when_the_server_ends_on
     assert sorted(ids) == [grid(1), grid(2)]
     assert len(puzzles) == 2
     assert sorted(lines) == [(1, ids[grid(1)]), (2, ids[grid(2)])]
+
+
+def test_a_large_import_refreshes_postgresql_s_statistics_of_the_lines_and_a_small_one_not(
+    postgres_url: str,
+) -> None:
+    """An import of a tenth or more of the lines the statistics counted has them counted
+    again at once (the planner then sees a large collection as large); a smaller one leaves
+    that to autovacuum."""
+    upgrade(postgres_url)
+    engine = make_engine(postgres_url)
+    counted = text("SELECT reltuples FROM pg_class WHERE relname = 'collection_puzzles'")
+    with session_factory(engine)() as session:
+        big = get_or_create_collection(session, "big", "big.txt", "a" * 64)
+        add_records(session, big.id, [(i, grid(i)) for i in range(1, 41)], [], batch_size=10)
+        assert refresh_statistics(session, big.id)
+        session.commit()
+        assert session.scalar(counted) == 40
+        small = get_or_create_collection(session, "small", "small.txt", "b" * 64)
+        add_records(session, small.id, [(1, grid(41)), (2, grid(42))], [], batch_size=10)
+        assert not refresh_statistics(session, small.id)
+        session.commit()
+        assert session.scalar(counted) == 40
+    engine.dispose()

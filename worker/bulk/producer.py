@@ -22,6 +22,7 @@ from db.imports import (
     add_records,
     get_or_create_collection,
     mark_queued,
+    refresh_statistics,
     unfinished_batches,
 )
 from db.ratings import queue_pending
@@ -90,15 +91,20 @@ def import_chunks(
     or from four cores one beside it), on its own connection to the same database, but for its
     first chunks, stored here while the child starts: this one hands out the batches (and, in
     `run` on SQLite, has the results stored beside it: `worker.bulk.runner`). A database only
-    this process can open (SQLite in memory) is stored here."""
+    this process can open (SQLite in memory) is stored here. Once the file is stored,
+    PostgreSQL's statistics of the lines are refreshed if it added many
+    (`db.imports.refresh_statistics`)."""
     size, first = batch_size * CHUNK_BATCHES, batch_size * FIRST_CHUNK_BATCHES
     url = shared_url(sessions)
     if url is not None and reads_in_child(job.path):
         store_there = partial(_store_there, url, job, batch_size)
         yield from read_chunks(job.path, job.shown, size, store_there, first=first)
-        return
-    for chunk in read_chunks(job.path, job.shown, size, first=first):
-        yield _store(sessions, job, batch_size, chunk)
+    else:
+        for chunk in read_chunks(job.path, job.shown, size, first=first):
+            yield _store(sessions, job, batch_size, chunk)
+    with sessions() as session:  # the queries that follow (the summary) plan on its lines
+        if refresh_statistics(session, job.collection_id):
+            session.commit()
 
 
 def _store(

@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from sqlalchemy import func, select
+from sqlalchemy import func, select, text
 from sqlalchemy.orm import Session, sessionmaker
 from sqlalchemy.pool import StaticPool
 
@@ -99,3 +99,20 @@ def test_a_database_in_memory_is_stored_by_the_calling_process(big: Path) -> Non
     sessions = session_factory(engine)
     imported(sessions, big)
     assert lines(sessions) == 18
+
+
+def test_a_file_s_import_leaves_postgresql_s_statistics_counting_its_lines(
+    postgres_url: str, tmp_path: Path
+) -> None:
+    """Once a file is stored, the planner's statistics count its lines (the closing summary
+    plans on them), not the empty table they were made on."""
+    upgrade(postgres_url)
+    engine = make_engine(postgres_url)
+    sessions = session_factory(engine)
+    path = tmp_path / "small.txt"
+    path.write_text("\n".join(LINES) + "\n")
+    imported(sessions, path)
+    with sessions() as session:
+        counted = "SELECT reltuples FROM pg_class WHERE relname = 'collection_puzzles'"
+        assert session.scalar(text(counted)) == lines(sessions) == 18
+    engine.dispose()
