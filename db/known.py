@@ -62,7 +62,8 @@ UNSEEN_PUZZLES = (
 
 
 Forms = Mapping[str, tuple[str, int]]  # givens -> (canonical form, its key): solver.keyed_forms
-# PostgreSQL's name for the sequence of a serial column, which `puzzles` draws its ids from.
+# PostgreSQL's name for the sequence of a serial column, which `puzzles` draws its ids from
+# (checked against the server's in the tests: tests/db/test_imports.py).
 PUZZLE_IDS = f"{Puzzle.__tablename__}_id_seq"
 NEW_IDS = f"SELECT nextval('{PUZZLE_IDS}') FROM generate_series(1, %s)"  # noqa: S608
 

@@ -19,6 +19,7 @@ from db.imports import (
     refresh_statistics,
     unfinished_batches,
 )
+from db.known import PUZZLE_IDS
 from db.migrate import upgrade
 from db.models import Batch, Collection, CollectionPuzzle, Puzzle, RejectedLine
 from db.queries import progress
@@ -314,4 +315,17 @@ def test_a_large_import_refreshes_postgresql_s_statistics_of_the_lines_and_a_sma
         assert not refresh_statistics(session, small.id)
         session.commit()
         assert session.scalar(counted) == 40
+    engine.dispose()
+
+
+def test_postgresql_s_puzzle_ids_are_drawn_from_the_sequence_the_table_owns(
+    postgres_url: str,
+) -> None:
+    """The sequence an import draws new puzzles' ids from is the one `puzzles.id` defaults
+    to: a row added by hand later gets an id none of the import's takes."""
+    upgrade(postgres_url)
+    engine = make_engine(postgres_url)
+    with session_factory(engine)() as session:
+        owned = text("SELECT pg_get_serial_sequence('puzzles', 'id')")
+        assert session.scalar(owned) == f"public.{PUZZLE_IDS}"
     engine.dispose()
