@@ -35,7 +35,6 @@ from sqlalchemy.orm import Session
 
 Row = Sequence[Any]
 ROWS_PER_STATEMENT = 100  # SQLite: 100 rows of a few dozen values stay far below 32,766 parameters
-JSONB_OID = 3802  # PostgreSQL's jsonb type: a built-in, the same oid on every server
 JSONB_VERSION = b"\x01"  # the first byte of jsonb's binary format, then the JSON text
 
 
@@ -207,7 +206,7 @@ def _column_types(driver: Any, table: str, columns: Sequence[str]) -> list[int]:
             cursor.execute(_TYPES_OF, (list(columns), table))
             types = [oid for (oid,) in cursor]
         if len(types) != len(columns):
-            raise ValueError(f"{table} has no column among some of {list(columns)}")
+            raise ValueError(f"{table} lacks some of the columns {list(columns)}")
         known[key] = types
     return known[key]
 
@@ -216,12 +215,13 @@ def _column_types(driver: Any, table: str, columns: Sequence[str]) -> list[int]:
 def _json_text_dumper() -> type:
     """A psycopg dumper writing JSON text, as a row holds it, in jsonb's binary format (a
     version byte, then the text): psycopg's own would write the text as a JSON string."""
-    from psycopg.adapt import Dumper  # PostgreSQL only: SQLite never imports psycopg
+    from psycopg import postgres  # PostgreSQL only: SQLite never imports psycopg
+    from psycopg.adapt import Dumper
     from psycopg.pq import Format
 
     class JsonText(Dumper):
         format = Format.BINARY
-        oid = JSONB_OID
+        oid = postgres.types["jsonb"].oid  # a built-in type: the same oid on every server
 
         def dump(self, obj: str) -> bytes:
             return JSONB_VERSION + obj.encode()

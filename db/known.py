@@ -129,18 +129,22 @@ def _copied_as_new(session: Session, first: dict[str, int], forms: Forms) -> dic
     with driver_connection(session).cursor() as cursor:
         cursor.execute(NEW_IDS, (len(first),))
         ids = dict(zip(first, (puzzle_id for (puzzle_id,) in cursor), strict=True))
-    rows = [(ids[g], g, givens_count(g), *forms[g]) for g in first]
+    rows = _puzzle_rows(ids, forms)
     if not copy_new(session, Puzzle.__tablename__, ("id", *PUZZLE_COLUMNS), rows):
         return None
     return ids
+
+
+def _puzzle_rows(keys: dict[str, int], forms: Forms) -> list[tuple[Any, ...]]:
+    """Each puzzle's row, its key (id or first line) first, then `PUZZLE_COLUMNS`' values."""
+    return [(key, givens, givens_count(givens), *forms[givens]) for givens, key in keys.items()]
 
 
 def _inserted(session: Session, first: dict[str, int], forms: Forms) -> dict[str, int]:
     """Store the puzzles (givens -> first line) not stored yet, through the stage table:
     givens -> id of each one stored now."""
     dialect = dialect_of(session)
-    staged = [(line, g, givens_count(g), *forms[g]) for g, line in first.items()]
-    stage_rows(session, STAGE, STAGE_COLUMNS[dialect], staged)
+    stage_rows(session, STAGE, STAGE_COLUMNS[dialect], _puzzle_rows(first, forms))
     cursor = driver_connection(session).cursor()  # sqlite3's is no context manager
     try:
         if dialect == "postgresql":
