@@ -41,6 +41,7 @@ sys.path.insert(0, str(ROOT))
 from pipeline import (  # noqa: E402  (benchmarks/pipeline.py)
     SEED,
     TARGETS,
+    cycled_rows,
     solver_alone,
     solver_alone_on,
     symmetric_copies,
@@ -118,12 +119,6 @@ def _import(url: str, path: Path, chunks: list[Chunk], batch_size: int) -> list[
     return works
 
 
-def _rows(works: list[BatchWork], rows: list[ResultRow]) -> list[list[ResultRow]]:
-    """Each batch's rows: the sample's, cycled, under its puzzle ids."""
-    cycled = iter(rows * (1 + sum(len(work.puzzles) for work in works) // len(rows)))
-    return [[next(cycled)._replace(puzzle_id=pid) for pid, _ in w.puzzles] for w in works]
-
-
 def _write(url: str, works: list[BatchWork], batches: list[list[ResultRow]]) -> None:
     """Every batch's rows, `COMMIT_PARTS` batches a transaction, as SQLite's writer stores
     them."""
@@ -174,7 +169,7 @@ def main() -> None:
             lambda: [r for w in sample for r in solve_batch(w.collection_id, w.puzzles, plan=plan)]
         )
         us["solve (solver + rows, one core)"] = spent * n / len(rows)
-        batches = _rows(works, rows)
+        batches = cycled_rows(works, rows)
         _Engine.spent = 0.0
         spent, _ = _cpu(lambda: _write(url, works, batches))
         us["result write (SQLite)"], us[WRITE_INSIDE] = spent, _Engine.spent

@@ -290,14 +290,19 @@ def _imported(url: str, path: Path, batch_size: int) -> tuple[float, list[BatchW
     return spent, works, server
 
 
-def _written(url: str, works: list[BatchWork], rows: list[ResultRow]) -> tuple[float, float]:
-    """(client CPU seconds to record every batch, one transaction each; server CPU). The
-    rows are the sample's, cycled, under each batch's puzzle ids."""
+def cycled_rows(works: list[BatchWork], rows: list[ResultRow]) -> list[list[ResultRow]]:
+    """Each batch's result rows: the sample's `rows`, cycled, under the batch's puzzle ids."""
     cycled = iter(rows * (1 + sum(len(work.puzzles) for work in works) // len(rows)))
-    batches = [
+    return [
         [next(cycled)._replace(puzzle_id=puzzle_id) for puzzle_id, _ in work.puzzles]
         for work in works
     ]
+
+
+def _written(url: str, works: list[BatchWork], rows: list[ResultRow]) -> tuple[float, float]:
+    """(client CPU seconds to record every batch, one transaction each; server CPU). The
+    rows are the sample's, cycled, under each batch's puzzle ids (`cycled_rows`)."""
+    batches = cycled_rows(works, rows)
     engine = make_engine(url)
     sessions = session_factory(engine)
     server = postgres_cpu()

@@ -18,6 +18,7 @@ from collections.abc import Iterator, Mapping
 from typing import Any, NamedTuple
 
 from sqlalchemy import ColumnElement, any_, bindparam, select
+from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.dialects.postgresql import ARRAY
 from sqlalchemy.orm import Session
 
@@ -27,25 +28,27 @@ from db.models import CollectionPuzzle, Puzzle, Result
 
 LOOKUP_PAGE = 2_000  # values per `IN (...)`: far below SQLite's 32,766 bound parameters
 STAGE = "_stage_lines"
-STAGE_COLUMNS = {  # on SQLite the line is the rowid: the table is read in line order for free
-    "sqlite": {
-        "line": "integer PRIMARY KEY",
-        "givens": "text NOT NULL",
-        "givens_count": "integer NOT NULL",
-        "canonical": "text",
-        "canonical_key": "integer",
-    },
-    "postgresql": {
-        "line": "integer NOT NULL",
-        "givens": "varchar(81) NOT NULL",
-        "givens_count": "smallint NOT NULL",
-        "canonical": "varchar(81)",
-        "canonical_key": "bigint",
-    },
-}
+PUZZLE_COLUMNS = ("givens", "givens_count", "canonical", "canonical_key")  # the stage's, less line
+# The stage's line: on SQLite the rowid, so the table is read in line order for free.
+_LINE = {"sqlite": "integer PRIMARY KEY", "postgresql": "integer NOT NULL"}
+
+
+def _stage_columns(dialect: str) -> dict[str, str]:
+    """The stage's columns (name -> SQL type): the line, then `PUZZLE_COLUMNS` typed as the
+    model types them on this dialect."""
+    compiler = {"sqlite": sqlite.dialect, "postgresql": postgresql.dialect}[dialect]()
+    columns = Puzzle.__table__.c
+    typed = {
+        name: columns[name].type.compile(dialect=compiler)
+        + ("" if columns[name].nullable else " NOT NULL")
+        for name in PUZZLE_COLUMNS
+    }
+    return {"line": _LINE[dialect], **typed}
+
+
+STAGE_COLUMNS = {dialect: _stage_columns(dialect) for dialect in _LINE}
 # Identifiers are constants of this module and the models; no value is written into SQL.
 # The stage holds each puzzle of the chunk once, on its first line.
-PUZZLE_COLUMNS = ("givens", "givens_count", "canonical", "canonical_key")  # the stage's, less line
 _INSERT = (
     f"INSERT INTO {Puzzle.__tablename__} ({', '.join(PUZZLE_COLUMNS)}) "  # noqa: S608
     f"SELECT {', '.join(PUZZLE_COLUMNS)} FROM {STAGE} AS s"
